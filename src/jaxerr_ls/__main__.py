@@ -1,0 +1,5 @@
+import sys
+
+from jaxerr_ls.cli import main
+
+sys.exit(main())

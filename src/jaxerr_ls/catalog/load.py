@@ -1,0 +1,285 @@
+"""Read the catalog from disk: curated TOML entries and the generated index of JAX's raise sites.
+
+A bad file is reported as `catalog/<file>.toml: field 'x': <what is wrong>` and skipped; loading
+never raises for bad data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
+from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+KNOWN_FIELDS = frozenset(
+    {
+        "id",
+        "exception",
+        "message",
+        "title",
+        "meaning",
+        "apis",
+        "raised_at",
+        "triggers",
+        "situations",
+        "solutions",
+        "fixes",
+        "example",
+        "related",
+        "docs",
+        "patterns",
+        "frequency",
+    }
+)
+REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
+
+
+class EntryError(ValueError):
+    """A field of an entry is missing or wrong."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"field '{field}': {problem}")
+        self.field = field
+
+
+def catalog_dir() -> Path:
+    """The shipped catalog: inside the installed package, else the repository's `catalog/`."""
+    packaged = Path(__file__).resolve().parent.parent / "_catalog"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "catalog"
+
+
+def _string(data: dict[str, Any], key: str, *, required: bool = False) -> str:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise EntryError(key, "is required")
+        return ""
+    if not isinstance(value, str):
+        raise EntryError(key, f"must be a string, not {type(value).__name__}")
+    if required and not value.strip():
+        raise EntryError(key, "must not be empty")
+    return value
+
+
+def _strings(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise EntryError(key, "must be a list of strings")
+    return tuple(value)
+
+
+def _site(raw: Any, key: str, default_jax: str) -> Site:
+    if not isinstance(raw, dict):
+        raise EntryError(key, "must be a table with file, line, function")
+    line = raw.get("line")
+    if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+        raise EntryError(key, "'line' must be a positive integer")
+    for name in ("file", "function"):
+        if not isinstance(raw.get(name), str) or not raw[name]:
+            raise EntryError(key, f"'{name}' must be a non-empty string")
+    jax = raw.get("jax", default_jax)
+    if not isinstance(jax, str) or not jax:
+        raise EntryError(key, "'jax' must be a version string")
+    return Site(file=raw["file"], line=line, function=raw["function"], jax=jax)
+
+
+def _sites(data: dict[str, Any], default_jax: str) -> tuple[Site, ...]:
+    raw = data.get("raised_at", [])
+    items = raw if isinstance(raw, list) else [raw]
+    return tuple(_site(item, "raised_at", default_jax) for item in items)
+
+
+def _example(data: dict[str, Any]) -> Example | None:
+    raw = data.get("example")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise EntryError("example", "must be a table with 'before' and 'after'")
+    before, after = raw.get("before"), raw.get("after")
+    if not isinstance(before, str) or not before.strip():
+        raise EntryError("example", "'before' must be a non-empty program")
+    if not isinstance(after, str) or not after.strip():
+        raise EntryError("example", "'after' must be a non-empty program")
+    note = raw.get("cpu_note", "")
+    if not isinstance(note, str):
+        raise EntryError("example", "'cpu_note' must be a string")
+    return Example(before=before, after=after, cpu_note=note)
+
+
+def _check_patterns(patterns: Iterable[str]) -> None:
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise EntryError("patterns", f"bad regular expression {pattern!r}: {exc}") from None
+
+
+def _check_template(message: str) -> None:
+    from jaxerr_ls.catalog.match import TemplateError, compile_template
+
+    try:
+        compile_template(message)
+    except TemplateError as exc:
+        raise EntryError("message", str(exc)) from None
+
+
+def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "") -> Entry:
+    """Build an entry from parsed TOML/JSON, validating every field."""
+    unknown = sorted(set(data) - KNOWN_FIELDS)
+    if unknown:
+        raise EntryError(unknown[0], "is not a catalog field")
+    if curated:
+        for key in REQUIRED_CURATED:
+            _string(data, key, required=True)
+    entry_id = _string(data, "id", required=True)
+    if not ID_RE.match(entry_id):
+        raise EntryError("id", "must be lowercase letters, digits and dashes")
+    message = _string(data, "message", required=True)
+    _check_template(message)
+    patterns = _strings(data, "patterns")
+    _check_patterns(patterns)
+    frequency = data.get("frequency", 0)
+    if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
+        raise EntryError("frequency", "must be an integer from 0 to 100")
+    return Entry(
+        id=entry_id,
+        exception=_string(data, "exception", required=True),
+        message=message,
+        title=_string(data, "title") or message.split("\n", 1)[0][:80],
+        curated=curated,
+        meaning=_string(data, "meaning"),
+        apis=_strings(data, "apis"),
+        raised_at=_sites(data, default_jax),
+        triggers=_strings(data, "triggers"),
+        situations=_strings(data, "situations"),
+        solutions=_strings(data, "solutions"),
+        fixes=_strings(data, "fixes"),
+        example=_example(data),
+        related=_strings(data, "related"),
+        docs=_string(data, "docs"),
+        patterns=patterns,
+        frequency=frequency,
+    )
+
+
+@dataclass(frozen=True)
+class Loaded:
+    entries: tuple[Entry, ...]
+    problems: tuple[str, ...]
+
+
+def load_curated(directory: Path, label: str = "catalog/curated") -> Loaded:
+    """Every `*.toml` under `directory`; bad files are reported and skipped."""
+    entries: list[Entry] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for path in sorted(directory.glob("*.toml")):
+        where = f"{label}/{path.name}"
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            entry = entry_from_dict(data, curated=True)
+        except EntryError as exc:
+            problems.append(f"{where}: {exc}")
+            continue
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            problems.append(f"{where}: not readable TOML: {exc}")
+            continue
+        if entry.id in seen:
+            problems.append(f"{where}: field 'id': duplicate id '{entry.id}'")
+            continue
+        if path.stem != entry.id:
+            problems.append(f"{where}: field 'id': '{entry.id}' does not match the file name")
+            continue
+        seen.add(entry.id)
+        entries.append(entry)
+    return Loaded(tuple(entries), tuple(problems))
+
+
+def load_index(path: Path) -> tuple[Loaded, str]:
+    """The generated index of raise sites; returns the entries and the JAX version."""
+    label = f"catalog/index/{path.name}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return Loaded((), (f"{label}: not readable JSON: {exc}",)), ""
+    version = data.get("jax_version", "") if isinstance(data, dict) else ""
+    raw_errors = data.get("errors", []) if isinstance(data, dict) else []
+    entries: list[Entry] = []
+    problems: list[str] = []
+    for number, raw in enumerate(raw_errors if isinstance(raw_errors, list) else []):
+        try:
+            if not isinstance(raw, dict):
+                raise EntryError("errors", "each error must be an object")
+            entries.append(entry_from_dict(raw, curated=False, default_jax=version))
+        except EntryError as exc:
+            problems.append(f"{label}: error #{number}: {exc}")
+    return Loaded(tuple(entries), tuple(problems)), str(version)
+
+
+def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
+    """Curated entries first; a generated entry with the same message (or the same raise site)
+    as a curated one is folded into it, lending it the APIs that reach it."""
+    curated = list(curated)
+    by_key: dict[tuple[str, str], int] = {}
+    by_site: dict[tuple[str, int], int] = {}
+    for position, entry in enumerate(curated):
+        by_key[(entry.exception, entry.message)] = position
+        for site in entry.raised_at:
+            by_site[(site.file, site.line)] = position
+    extra_apis: dict[int, list[str]] = {}
+    rest: list[Entry] = []
+    for entry in generated:
+        owner = by_key.get((entry.exception, entry.message))
+        if owner is None:
+            owner = next(
+                (by_site[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in by_site),
+                None,
+            )
+        if owner is None:
+            rest.append(entry)
+        else:
+            extra_apis.setdefault(owner, []).extend(entry.apis)
+    merged = []
+    for position, entry in enumerate(curated):
+        apis = tuple(dict.fromkeys([*entry.apis, *extra_apis.get(position, [])]))
+        merged.append(entry if apis == entry.apis else _with_apis(entry, apis))
+    return merged + rest
+
+
+def _with_apis(entry: Entry, apis: tuple[str, ...]) -> Entry:
+    from dataclasses import replace
+
+    return replace(entry, apis=apis)
+
+
+def load_catalog(
+    root: Path | None = None,
+    *,
+    jax_version: Callable[[], str | None] = installed_jax_version,
+) -> Catalog:
+    """The whole catalog: curated entries plus the index for the installed JAX (or the newest)."""
+    base = root if root is not None else catalog_dir()
+    curated = load_curated(base / "curated")
+    problems = list(curated.problems)
+    generated: tuple[Entry, ...] = ()
+    version, source = "", ""
+    index_path = pick_index(base / "index", jax_version())
+    if index_path is not None:
+        loaded, version = load_index(index_path)
+        generated, source = loaded.entries, str(index_path)
+        problems.extend(loaded.problems)
+    return Catalog.of(merge(curated.entries, generated), version, problems, source)

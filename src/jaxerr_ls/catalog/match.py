@@ -1,0 +1,207 @@
+"""Message text -> catalog entry plus the values of its {placeholders}.
+
+Templates become anchored regular expressions (literal text escaped, whitespace runs loose,
+placeholders lazy); a template is only tried when its literal prefix or its longest literal piece
+is in the message, which keeps matching fast across thousands of templates. When no template or
+pattern matches, rapidfuzz compares the message with the templates of the same exception class and
+accepts only close scores: a message that matches nothing well gets no entry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from jaxerr_ls.catalog.model import Catalog, Entry
+
+# Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
+MAX_MESSAGE = 4000
+FUZZY_CUTOFF = 88
+# A template needs this much literal text to identify an error at all.
+MIN_LITERAL = 8
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_SPACE = re.compile(r"\s+")
+
+
+class TemplateError(ValueError):
+    """The template cannot be compiled (unbalanced braces)."""
+
+
+@dataclass(frozen=True)
+class Template:
+    entry: Entry
+    regex: re.Pattern[str]
+    names: tuple[str, ...]  # placeholder names, in group order (group i+1 -> names[i])
+    prefix: str  # normalised literal text before the first placeholder
+    longest: str  # normalised longest literal piece
+    literal_len: int
+
+
+@dataclass(frozen=True)
+class Match:
+    entry: Entry
+    fields: dict[str, str] = field(default_factory=dict)
+    score: int = 100
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def compile_template(message: str) -> tuple[str, tuple[str, ...], list[str]]:
+    """Regex source, placeholder names and literal pieces of a template."""
+    parts: list[str] = []
+    names: list[str] = []
+    literals: list[str] = []
+    current = ""
+    position = 0
+    for found in _PLACEHOLDER.finditer(message):
+        current += message[position : found.start()]
+        position = found.end()
+        token = found.group(0)
+        if token in ("{{", "}}"):
+            current += token[0]
+            continue
+        literals.append(current)
+        parts.append(_literal_regex(current))
+        if names and not current:
+            # Two placeholders side by side: the second one's value cannot be told apart.
+            parts.append("")
+        else:
+            names.append(found.group(1).strip() or f"arg{len(names)}")
+            parts.append("(.*?)")
+        current = ""
+    rest = message[position:]
+    if "{" in rest or "}" in rest:
+        raise TemplateError(f"unbalanced brace in template {message[:60]!r}")
+    current += rest
+    literals.append(current)
+    parts.append(_literal_regex(current))
+    return "".join(parts), tuple(names), literals
+
+
+def _literal_regex(text: str) -> str:
+    return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
+
+
+def _build(entry: Entry) -> Template | None:
+    try:
+        source, names, literals = compile_template(entry.message)
+    except TemplateError:
+        return None
+    literal_len = sum(len(_norm(piece)) for piece in literals)
+    if literal_len < MIN_LITERAL:
+        return None
+    # The template must end where the message or one of its lines ends.
+    regex = re.compile(r"\s*" + source + r"[ \t]*(?:\n|$)", re.DOTALL)
+    normalised = [_norm(piece) for piece in literals]
+    return Template(
+        entry=entry,
+        regex=regex,
+        names=names,
+        prefix=normalised[0],
+        longest=max(normalised, key=len),
+        literal_len=literal_len,
+    )
+
+
+def short_class(name: str) -> str:
+    """`jax.errors.TracerBoolConversionError` -> `TracerBoolConversionError`."""
+    return name.rsplit(".", 1)[-1].strip()
+
+
+class Matcher:
+    """Compiled once per catalog; `match` is pure and cheap."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.templates: list[Template] = []
+        self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
+        for entry in catalog.entries:
+            template = _build(entry)
+            if template is not None:
+                self.templates.append(template)
+            for pattern in entry.patterns:
+                self.patterns.append((entry, re.compile(pattern, re.DOTALL | re.MULTILINE)))
+        self._by_word: dict[str, list[Template]] = {}
+        self._floating: list[Template] = []
+        for template in self.templates:
+            if template.prefix:
+                self._by_word.setdefault(template.prefix.split(" ", 1)[0], []).append(template)
+            else:
+                self._floating.append(template)
+        self._fuzzy: dict[str, list[tuple[str, Entry]]] = {}
+        for template in self.templates:
+            text = _norm(_PLACEHOLDER.sub(" ", template.entry.message.split("\n", 1)[0]))
+            self._fuzzy.setdefault(short_class(template.entry.exception), []).append(
+                (text, template.entry)
+            )
+
+    def _candidates(self, normalised: str) -> Iterable[Template]:
+        first = normalised.split(" ", 1)[0] if normalised else ""
+        for template in self._by_word.get(first, ()):
+            if normalised.startswith(template.prefix):
+                yield template
+        for template in self._floating:
+            if template.longest in normalised:
+                yield template
+
+    def match(self, exception: str, message: str) -> Match | None:
+        """The best entry for an exception class and message, or None when nothing fits well."""
+        text = message[:MAX_MESSAGE]
+        normalised = _norm(text)
+        cls = short_class(exception)
+        best: tuple[tuple[int, int, int, int], Match] | None = None
+        for entry, pattern in self.patterns:
+            found = pattern.search(text)
+            if found is None:
+                continue
+            specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
+            fields = {k: v for k, v in found.groupdict().items() if v is not None}
+            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated)
+            candidate = Match(entry, fields, 100)
+            if best is None or key > best[0]:
+                best = (key, candidate)
+        for template in self._candidates(normalised):
+            found = template.regex.match(text)
+            if found is None:
+                continue
+            fields = dict(zip(template.names, (g.strip() for g in found.groups()), strict=False))
+            key = (
+                short_class(template.entry.exception) == cls,
+                0,
+                template.literal_len,
+                template.entry.curated,
+            )
+            if best is None or key > best[0]:
+                best = (key, Match(template.entry, fields, 100))
+        if best is not None:
+            same_class = best[0][0]
+            if same_class or not cls:
+                return best[1]
+            # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
+            return Match(best[1].entry, best[1].fields, 85)
+        return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0]))
+
+    def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
+        choices = self._fuzzy.get(cls)
+        if not choices or not first_line:
+            return None
+        found = process.extractOne(
+            first_line[:300],
+            [text for text, _ in choices],
+            scorer=fuzz.ratio,
+            score_cutoff=FUZZY_CUTOFF,
+        )
+        if found is None:
+            return None
+        _, score, position = found
+        return Match(choices[position][1], {}, int(score))
+
+
+def match_message(catalog: Catalog, exception: str, message: str) -> Match | None:
+    """One-off matching; build a `Matcher` once to match many messages."""
+    return Matcher(catalog).match(exception, message)

@@ -1,0 +1,147 @@
+"""The catalog's data: entries (curated or generated) and where JAX raises them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place in JAX's source that raises an error."""
+
+    file: str  # relative to site-packages, e.g. "jax/_src/shard_map.py"
+    line: int
+    function: str  # qualified, e.g. "ShardMapTrace.process_primitive"
+    jax: str  # JAX version the line number belongs to
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "function": self.function, "jax": self.jax}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A small complete program that raises the error, and the same program fixed."""
+
+    before: str
+    after: str
+    # What a CPU can prove when the full example needs an accelerator (empty when it runs fully).
+    cpu_note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"before": self.before, "after": self.after}
+        if self.cpu_note:
+            data["cpu_note"] = self.cpu_note
+        return data
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One error: its message template and everything we know about it."""
+
+    id: str
+    exception: str  # class name as JAX raises it, e.g. "ValueError", "TracerBoolConversionError"
+    message: str  # template with {placeholder}s
+    title: str
+    curated: bool
+    meaning: str = ""
+    apis: tuple[str, ...] = ()
+    raised_at: tuple[Site, ...] = ()
+    triggers: tuple[str, ...] = ()
+    situations: tuple[str, ...] = ()
+    solutions: tuple[str, ...] = ()
+    fixes: tuple[str, ...] = ()
+    example: Example | None = None
+    related: tuple[str, ...] = ()
+    docs: str = ""
+    # Extra regular expressions (searched in the message) for errors whose text varies more than
+    # one template can say; named groups become fields.
+    patterns: tuple[str, ...] = ()
+    # How often users meet it, 0-100; orders hover lists (most common first).
+    frequency: int = 0
+
+    def summary_json(self) -> dict[str, object]:
+        """The object `catalog list --json` prints for this entry."""
+        return {
+            "id": self.id,
+            "exception": self.exception,
+            "message": self.message,
+            "title": self.title,
+            "curated": self.curated,
+            "apis": list(self.apis),
+            "fixes": list(self.fixes),
+            "raised_at": [site.to_json() for site in self.raised_at],
+            "example": self.example.to_json() if self.example else None,
+        }
+
+    def full_json(self) -> dict[str, object]:
+        """Every field, for `catalog show ID --json`."""
+        data = self.summary_json()
+        data.update(
+            {
+                "meaning": self.meaning,
+                "triggers": list(self.triggers),
+                "situations": list(self.situations),
+                "solutions": list(self.solutions),
+                "related": list(self.related),
+                "docs": self.docs or None,
+                "patterns": list(self.patterns),
+                "frequency": self.frequency,
+            }
+        )
+        return data
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """All entries, with indexes by id and by API. Build with `Catalog.of`."""
+
+    entries: tuple[Entry, ...]
+    jax_version: str = ""
+    # Human-readable problems met while loading ("catalog/x.toml: field 'message': ...").
+    problems: tuple[str, ...] = ()
+    # Where the index came from, for the server's log.
+    source: str = ""
+    by_id: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
+    by_api: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(
+        cls,
+        entries: Iterable[Entry],
+        jax_version: str = "",
+        problems: Iterable[str] = (),
+        source: str = "",
+    ) -> Catalog:
+        ordered = tuple(entries)
+        by_id: dict[str, Entry] = {}
+        for entry in ordered:
+            by_id.setdefault(entry.id, entry)
+        api_lists: dict[str, list[Entry]] = {}
+        for entry in ordered:
+            for api in entry.apis:
+                api_lists.setdefault(api, []).append(entry)
+        by_api = {
+            api: tuple(sorted(found, key=lambda e: (not e.curated, -e.frequency, e.id)))
+            for api, found in api_lists.items()
+        }
+        return cls(
+            entries=ordered,
+            jax_version=jax_version,
+            problems=tuple(problems),
+            source=source,
+            by_id=MappingProxyType(by_id),
+            by_api=MappingProxyType(by_api),
+        )
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self.by_id.get(entry_id)
+
+    def for_api(self, api: str) -> tuple[Entry, ...]:
+        """Entries an API can raise, curated and most common first."""
+        return self.by_api.get(api, ())
+
+    @property
+    def curated(self) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.curated)

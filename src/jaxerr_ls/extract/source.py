@@ -1,0 +1,89 @@
+"""Reading a JAX release as text: a source tree, an installed package or a wheel (never imported)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+
+_VERSION = re.compile(r"""^_version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+
+
+class SourceError(ValueError):
+    """The path is not a JAX source tree, package directory or wheel."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Every `.py` file of the `jax` package, keyed by its path relative to site-packages."""
+
+    version: str
+    label: str  # what the index names as its source, e.g. "jax-0.10.2-py3-none-any.whl"
+    files: Mapping[str, str]
+
+
+def read_source(path: Path) -> Source:
+    """The `jax` package under `path`: a wheel, the package directory or a checkout holding it."""
+    if path.is_file():
+        if not zipfile.is_zipfile(path):
+            raise SourceError(f"{path}: not a wheel (zip) file")
+        return _from_wheel(path)
+    for candidate in (path, path / "jax"):
+        if (candidate / "version.py").is_file() and (candidate / "__init__.py").is_file():
+            return _from_directory(candidate, label=_directory_label(path))
+    raise SourceError(f"{path}: no jax package (jax/version.py) found there")
+
+
+def _directory_label(path: Path) -> str:
+    return path.resolve().name
+
+
+def _from_directory(package: Path, label: str) -> Source:
+    files: dict[str, str] = {}
+    for file in sorted(package.rglob("*.py")):
+        relative = PurePosixPath("jax", *file.relative_to(package).parts)
+        files[str(relative)] = file.read_text(encoding="utf-8", errors="replace")
+    return _source(files, label)
+
+
+def _from_wheel(wheel: Path) -> Source:
+    files: dict[str, str] = {}
+    with zipfile.ZipFile(wheel) as archive:
+        for name in sorted(archive.namelist()):
+            if name.startswith("jax/") and name.endswith(".py"):
+                files[name] = archive.read(name).decode("utf-8", errors="replace")
+    return _source(files, wheel.name)
+
+
+def _source(files: dict[str, str], label: str) -> Source:
+    version_text = files.get("jax/version.py")
+    if version_text is None:
+        raise SourceError(f"{label}: jax/version.py is missing")
+    found = _VERSION.search(version_text)
+    if found is None:
+        raise SourceError(f"{label}: no _version = '...' in jax/version.py")
+    return Source(version=found.group(1), label=label, files=MappingProxyType(files))
+
+
+def module_name(relative: str) -> str:
+    """`jax/_src/numpy/__init__.py` -> `jax._src.numpy`; `jax/lax/linalg.py` -> `jax.lax.linalg`."""
+    parts = list(PurePosixPath(relative).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def parse_all(source: Source) -> tuple[dict[str, ast.Module], dict[str, str]]:
+    """Parsed modules by file, and the files that do not parse (with the reason)."""
+    trees: dict[str, ast.Module] = {}
+    failed: dict[str, str] = {}
+    for relative, text in source.files.items():
+        try:
+            trees[relative] = ast.parse(text, filename=relative)
+        except SyntaxError as exc:
+            failed[relative] = f"syntax error: {exc.msg} (line {exc.lineno})"
+    return trees, failed

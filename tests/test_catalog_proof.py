@@ -1,0 +1,30 @@
+"""Truth: every curated example raises its entry's error under real JAX and its fix runs clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxerr_ls.catalog import Entry, Matcher, load_catalog
+from tests.proof.prove import Proof, prove
+
+CATALOG = load_catalog()
+CURATED = [entry for entry in CATALOG.curated if entry.example is not None]
+
+pytestmark = pytest.mark.jax
+
+
+@pytest.fixture(scope="session")
+def proofs() -> dict[str, Proof]:
+    pytest.importorskip("jax", reason="the proof needs JAX installed (scripts/bootstrap does it)")
+    return {proof.entry.id: proof for proof in prove(CURATED)}
+
+
+def test_every_curated_entry_has_an_example() -> None:
+    missing = [entry.id for entry in CATALOG.curated if entry.example is None]
+    assert missing == []
+
+
+@pytest.mark.parametrize("entry", CURATED, ids=lambda entry: entry.id)
+def test_example_proves_entry(entry: Entry, proofs: dict[str, Proof]) -> None:
+    problems = proofs[entry.id].problems(Matcher(CATALOG))
+    assert problems == [], "\n".join(problems)

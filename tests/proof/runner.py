@@ -1,6 +1,7 @@
 """Run one catalog example in a fresh interpreter and report how it ended, as JSON on stdout.
 
-Usage: python runner.py PROGRAM.py   (prints {"exception": ..., "message": ...} or {"exception": null})
+Usage: python runner.py PROGRAM.py
+Prints {"exception": ..., "message": ...}, or {"exception": null} when it ran clean.
 """
 
 import json

@@ -1,0 +1,163 @@
+"""The `jaxerr-ls` command: serve (default), explain, run, catalog."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from jaxerr_ls import __version__
+from jaxerr_ls.catalog import Catalog, Matcher, load_catalog
+from jaxerr_ls.catalog.validate import validate_catalog
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.render.terminal import Style, render_entry, render_explanations
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxerr-ls",
+        description="JAX's error knowledge in the editor: a language server and its command line.",
+    )
+    parser.add_argument("--version", action="version", version=f"jaxerr-ls {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the language server (default; stdio)")
+    _server_options(serve)
+
+    explain = commands.add_parser("explain", help="explain the tracebacks in a text")
+    explain.add_argument("file", nargs="?", default="-", help="a file, or - for stdin (default)")
+    explain.add_argument("--json", action="store_true", help="print JSON (see design.md)")
+    explain.add_argument("--root", type=Path, help="workspace root to locate files in")
+
+    run = commands.add_parser("run", help="run a command; explain the traceback if it fails")
+    run.add_argument("--root", type=Path, default=None, help="where .jaxerr/ goes (default: .)")
+    run.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD [ARGS...]")
+
+    catalog = commands.add_parser("catalog", help="browse, check and regenerate the catalog")
+    actions = catalog.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="list entries")
+    listing.add_argument("--curated", action="store_true", help="curated entries only")
+    listing.add_argument("--json", action="store_true")
+    show = actions.add_parser("show", help="show one entry")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+    actions.add_parser("validate", help="check every catalog file; exit 1 on problems")
+    actions.add_parser("extract", help="regenerate the index from JAX's source", add_help=False)
+    return parser
+
+
+def _server_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true", help="use stdio (the default; ignored)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`| head`): not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (
+        args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")
+    ):
+        args_list = ["serve", *args_list]
+    if args_list[:2] == ["catalog", "extract"]:
+        from jaxerr_ls.extract import main as extract_main
+
+        return extract_main(args_list[2:])
+    args = _parser().parse_args(args_list)
+    if args.command == "serve":
+        from jaxerr_ls.server import start
+
+        return start(tcp=args.tcp, verbose=args.verbose)
+    if args.command == "explain":
+        return _explain(args.file, args.json, args.root)
+    if args.command == "run":
+        from jaxerr_ls.run import run_command
+
+        command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+        if not command:
+            print(
+                "jaxerr-ls run: nothing to run; usage: jaxerr-ls run -- CMD [ARGS...]",
+                file=sys.stderr,
+            )
+            return 2
+        return run_command(command, args.root or Path.cwd())
+    return _catalog(args)
+
+
+def _read(source: str) -> str | None:
+    try:
+        if source == "-":
+            return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        return Path(source).read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        print(f"jaxerr-ls explain: cannot read {source}: {reason}", file=sys.stderr)
+        return None
+
+
+def _style() -> Style:
+    return Style(color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+
+
+def _explain(source: str, as_json: bool, root: Path | None) -> int:
+    text = _read(source)
+    if text is None:
+        return 2
+    if root is not None and not root.is_dir():
+        print(f"jaxerr-ls explain: --root {root} is not a directory", file=sys.stderr)
+        return 2
+    explanations = explain_text(text, Matcher(load_catalog()), root=root or Path.cwd())
+    if as_json:
+        print(json.dumps({"tracebacks": [e.to_json() for e in explanations]}, indent=2))
+    else:
+        sys.stdout.write(render_explanations(explanations, _style()))
+    return 0
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    catalog = load_catalog()
+    if args.action == "list":
+        return _list(catalog, args.curated, args.json)
+    if args.action == "show":
+        entry = catalog.get(args.id)
+        if entry is None:
+            print(f"jaxerr-ls catalog show: no entry '{args.id}'", file=sys.stderr)
+            return 1
+        if args.json:
+            print(json.dumps(entry.full_json(), indent=2))
+        else:
+            print(entry.exception + ": " + entry.message)
+            print("\n".join(render_entry(entry, _style())))
+        return 0
+    problems = validate_catalog(catalog)
+    for problem in problems:
+        print(problem)
+    curated = len(catalog.curated)
+    print(
+        f"{len(catalog.entries)} entries ({curated} curated, JAX {catalog.jax_version or '?'}); "
+        f"{len(problems)} problem(s)"
+    )
+    return 1 if problems else 0
+
+
+def _list(catalog: Catalog, curated_only: bool, as_json: bool) -> int:
+    entries = catalog.curated if curated_only else catalog.entries
+    if as_json:
+        print(json.dumps([entry.summary_json() for entry in entries], indent=1))
+        return 0
+    for entry in entries:
+        mark = "*" if entry.curated else " "
+        print(f"{mark} {entry.id:44} {entry.exception}: {entry.title}")
+    print(f"{len(entries)} entries ({len(catalog.curated)} curated; * = curated)")
+    return 0

@@ -1,0 +1,88 @@
+"""Text -> explained tracebacks: parse, match against the catalog, locate in the workspace.
+
+The result is what `jaxerr-ls explain --json` prints and what the server turns into diagnostics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxerr_ls.catalog import Match, Matcher
+from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
+from jaxerr_ls.tracebacks.locate import (
+    LineReader,
+    Location,
+    Workspace,
+    is_user_frame,
+    locate,
+    read_lines,
+)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    traceback: Traceback
+    match: Match | None
+    location: Location | None
+    causes: tuple[Explanation, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        tb, match = self.traceback, self.match
+        return {
+            "exception": tb.exception,
+            "message": tb.message,
+            "entry": None
+            if match is None
+            else {
+                "id": match.entry.id,
+                "title": match.entry.title,
+                "message": match.entry.message,
+                "curated": match.entry.curated,
+                "score": match.score,
+            },
+            "fields": dict(match.fields) if match else {},
+            "location": self.location.to_json() if self.location else None,
+            "frames": [
+                {
+                    "path": f.path,
+                    "line": f.line,
+                    "function": f.function,
+                    "source": f.source,
+                    "user": is_user_frame(f),
+                }
+                for f in tb.frames
+            ],
+            "fixes": list(match.entry.fixes) if match else [],
+            "causes": [cause.to_json() for cause in self.causes],
+        }
+
+
+def explain_traceback(
+    traceback: Traceback,
+    matcher: Matcher,
+    workspace: Workspace | None,
+    reader: LineReader = read_lines,
+) -> Explanation:
+    causes = tuple(
+        explain_traceback(cause, matcher, workspace, reader) for cause in traceback.causes
+    )
+    return Explanation(
+        traceback=traceback,
+        match=matcher.match(traceback.exception, traceback.message),
+        location=locate(traceback, workspace, reader),
+        causes=causes,
+    )
+
+
+def explain_text(
+    text: str,
+    matcher: Matcher,
+    root: Path | None = None,
+    reader: LineReader = read_lines,
+    workspace: Workspace | None = None,
+) -> list[Explanation]:
+    """Every traceback in `text`, explained."""
+    if workspace is None and root is not None:
+        workspace = Workspace(root)
+    return [explain_traceback(tb, matcher, workspace, reader) for tb in parse_tracebacks(text)]

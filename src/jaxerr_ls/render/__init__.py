@@ -1,0 +1,1 @@
+"""Rendering of entries and explanations as terminal text and markdown (pure functions)."""

@@ -1,0 +1,131 @@
+"""Explanations as text for a terminal: what went wrong, on which line, what it means, the fix."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from jaxerr_ls.catalog import Entry
+from jaxerr_ls.explain import Explanation
+
+WIDTH = 88
+
+
+@dataclass(frozen=True)
+class Style:
+    color: bool = False
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def red(self, text: str) -> str:
+        return self._wrap("1;31", text)
+
+    def cyan(self, text: str) -> str:
+        return self._wrap("36", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+
+def _paragraph(text: str, indent: str) -> str:
+    flowing = " ".join(text.split())
+    return textwrap.fill(flowing, WIDTH, initial_indent=indent, subsequent_indent=indent)
+
+
+def _bullets(items: Sequence[str], indent: str, numbered: bool = False) -> list[str]:
+    out = []
+    for number, item in enumerate(items, start=1):
+        mark = f"{number}. " if numbered else "- "
+        out.append(
+            textwrap.fill(
+                " ".join(item.split()),
+                WIDTH,
+                initial_indent=indent + mark,
+                subsequent_indent=indent + " " * len(mark),
+            )
+        )
+    return out
+
+
+def render_entry(entry: Entry, style: Style = Style(), *, full: bool = True) -> list[str]:
+    """An entry's explanation; `full` adds triggers, situations, the example and sites."""
+    out = [style.bold(f"{entry.title}") + style.dim(f"  [{entry.id}]")]
+    if entry.meaning:
+        out += ["", _paragraph(entry.meaning, "  ")]
+    if full and entry.triggers:
+        out += ["", style.bold("  Triggered by")] + _bullets(entry.triggers, "    ")
+    if full and entry.situations:
+        out += ["", style.bold("  Common situations")] + _bullets(entry.situations, "    ")
+    if entry.solutions:
+        out += ["", style.bold("  How to fix")] + _bullets(entry.solutions, "    ", numbered=True)
+    if entry.fixes:
+        out += ["", "  Editor quick fixes: " + ", ".join(entry.fixes)]
+    if full and entry.example is not None:
+        for label, code in (("Before", entry.example.before), ("After", entry.example.after)):
+            out += ["", style.bold(f"  {label}:")]
+            out += ["    " + line if line else "" for line in code.rstrip().splitlines()]
+        if entry.example.cpu_note:
+            out += ["", _paragraph("Note: " + entry.example.cpu_note, "  ")]
+    if full and entry.related:
+        out += ["", "  Related: " + ", ".join(entry.related)]
+    if full and entry.raised_at:
+        sites = [f"{s.file}:{s.line} ({s.function}, JAX {s.jax})" for s in entry.raised_at]
+        out += ["", "  Raised at: " + sites[0]] + ["             " + s for s in sites[1:]]
+    if entry.docs:
+        out += ["", "  Docs: " + style.cyan(entry.docs)]
+    return out
+
+
+def render_explanation(explanation: Explanation, style: Style = Style()) -> list[str]:
+    tb = explanation.traceback
+    first, *rest = tb.message.split("\n") if tb.message else [""]
+    out = [style.red(tb.exception) + (f": {first}" if first else "")]
+    out += [line for line in rest[:6]]
+    if len(rest) > 6:
+        out.append(style.dim(f"... ({len(rest) - 6} more lines)"))
+    location = explanation.location
+    if location is not None:
+        where = f"{location.path}:{location.line}"
+        frame = next((f for f in reversed(tb.frames) if f.line == location.line and f.source), None)
+        name = f" in {frame.function}" if frame is not None and frame.function else ""
+        out += ["", "  " + style.bold("at ") + style.cyan(where) + name]
+        if frame is not None:
+            out.append("      " + frame.source)
+    else:
+        out += ["", style.dim("  (no location in your code: the traceback names none we can find)")]
+    out.append("")
+    match = explanation.match
+    if match is None:
+        out.append(style.dim("  Not in the catalog: no entry matches this message well."))
+    else:
+        entry = match.entry
+        sure = "" if match.score >= 100 else style.dim(f"  (match score {match.score})")
+        body = render_entry(entry, style, full=False)
+        out.append("  " + body[0] + sure)
+        out += body[1:]
+        if match.fields:
+            values = ", ".join(f"{k} = {v}" for k, v in match.fields.items())
+            out += ["", "  From the message: " + values]
+        if not entry.curated:
+            out += ["", style.dim(f"  Raised in JAX at {_sites(entry)}.")]
+    for cause in explanation.causes:
+        out += ["", style.dim("  Caused by an earlier exception:")]
+        out += ["    " + line for line in render_explanation(cause, style)]
+    return out
+
+
+def _sites(entry: Entry) -> str:
+    return "; ".join(f"{s.file}:{s.line} in {s.function}" for s in entry.raised_at[:3])
+
+
+def render_explanations(explanations: Sequence[Explanation], style: Style = Style()) -> str:
+    if not explanations:
+        return "No traceback found in the input.\n"
+    blocks = ["\n".join(render_explanation(e, style)) for e in explanations]
+    rule = "\n" + style.dim("-" * 60) + "\n"
+    return rule.join(blocks) + "\n"

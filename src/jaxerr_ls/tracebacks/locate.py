@@ -1,0 +1,185 @@
+"""Where a traceback points in the user's code: the deepest frame that is theirs, mapped into the
+workspace (exactly, relative to the root, or by the longest matching path suffix)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from jaxerr_ls.tracebacks.model import Frame, Traceback
+
+# Path pieces that mark library code, not the user's (compared on '/'-separated lower-case paths).
+LIBRARY_PARTS = ("/site-packages/", "/dist-packages/", "/jax/_src/", "/jaxlib/", "/.pyenv/")
+STDLIB = re.compile(r"/(?:lib|lib64)/python\d+(?:\.\d+)?/(?!site-packages|dist-packages)")
+# "... while tracing the function f at /path/x.py:12 for jit", "created on line /path/x.py:12".
+MESSAGE_LOCATION = re.compile(r"(?:\bat|\bline) (?P<path>[^\s:()]+\.py):(?P<line>\d+)")
+SKIPPED_DIRS = frozenset(
+    {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".tox", "build", "dist"}
+)
+MAX_FILES = 50_000
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str  # absolute workspace path when found, else as printed
+    line: int  # 1-based
+    in_workspace: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "in_workspace": self.in_workspace}
+
+
+def _slashed(path: str) -> str:
+    return path.replace("\\\\", "/").replace("\\", "/").lower()
+
+
+def is_pseudo(path: str) -> bool:
+    """`<stdin>`, `<frozen runpy>`, `<ipython-input-3-...>`: no file on disk."""
+    return path.startswith("<") and path.endswith(">")
+
+
+def is_user_path(path: str) -> bool:
+    """Whether a printed path is the user's code (not JAX, not installed packages or stdlib)."""
+    if is_pseudo(path):
+        lowered = path.lower()
+        return "ipython-input" in lowered or "stdin" in lowered or "python-input" in lowered
+    slashed = "/" + _slashed(path).lstrip("/")
+    if any(part in slashed for part in LIBRARY_PARTS):
+        return False
+    return STDLIB.search(slashed) is None
+
+
+def is_user_frame(frame: Frame) -> bool:
+    return is_user_path(frame.path)
+
+
+@dataclass
+class Workspace:
+    """A workspace root and a lazily built index of its Python files by name."""
+
+    root: Path
+    _by_name: dict[str, list[Path]] | None = field(default=None, repr=False)
+
+    def files_named(self, name: str) -> list[Path]:
+        if self._by_name is None:
+            self._by_name = {}
+            for path in _walk(self.root):
+                self._by_name.setdefault(path.name.lower(), []).append(path)
+        return self._by_name.get(name.lower(), [])
+
+    def resolve(self, printed: str) -> Path | None:
+        """The workspace file a printed path means, or None."""
+        if is_pseudo(printed):
+            return None
+        parts = _parts(printed)
+        if not parts:
+            return None
+        direct = Path(printed)
+        candidates = [direct] if direct.is_absolute() else [self.root / direct]
+        for candidate in candidates:
+            try:
+                if candidate.is_file() and _inside(candidate.resolve(), self.root.resolve()):
+                    return candidate.resolve()
+            except OSError:
+                continue
+        best: tuple[int, Path] | None = None
+        for path in self.files_named(parts[-1]):
+            relative = path.relative_to(self.root).parts
+            common = _common_suffix([p.lower() for p in relative], [p.lower() for p in parts])
+            if best is None or common > best[0]:
+                best = (common, path)
+        return best[1].resolve() if best else None
+
+
+def _parts(printed: str) -> list[str]:
+    if re.match(r"^[A-Za-z]:[\\/]", printed) or "\\" in printed:
+        pieces = PureWindowsPath(printed.replace("\\\\", "\\")).parts
+    else:
+        pieces = PurePosixPath(printed).parts
+    return [p for p in pieces if p not in ("/", "\\", ".", "..", "...") and not p.endswith(":\\")]
+
+
+def _common_suffix(a: list[str], b: list[str]) -> int:
+    count = 0
+    while count < min(len(a), len(b)) and a[-1 - count] == b[-1 - count]:
+        count += 1
+    return count
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _walk(root: Path) -> Iterable[Path]:
+    seen = 0
+    for directory, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if d not in SKIPPED_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith((".py", ".pyi", ".ipynb")):
+                seen += 1
+                if seen > MAX_FILES:
+                    return
+                yield Path(directory) / name
+
+
+LineReader = Callable[[Path], "list[str] | None"]
+
+
+def read_lines(path: Path) -> list[str] | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+
+
+def relocate(lines: list[str], line: int, source: str) -> int | None:
+    """The line now holding the printed source (nearest to where it was), or None if gone."""
+    wanted = source.strip()
+    if not wanted:
+        return line if 1 <= line <= len(lines) else None
+    if 1 <= line <= len(lines) and lines[line - 1].strip() == wanted:
+        return line
+    found = [n for n, text in enumerate(lines, start=1) if text.strip() == wanted]
+    return min(found, key=lambda n: abs(n - line)) if found else None
+
+
+def locate(
+    traceback: Traceback,
+    workspace: Workspace | None,
+    reader: LineReader = read_lines,
+) -> Location | None:
+    """The deepest frame in the user's code, mapped into the workspace when possible; when JAX hid
+    the frames, the location the message names."""
+    for frame in reversed(traceback.frames):
+        if not is_user_frame(frame) or is_pseudo(frame.path):
+            continue
+        # When the file changed and the printed line is gone, the location is dropped.
+        return _place(frame.path, frame.line, frame.source, workspace, reader)
+    if any(is_user_frame(f) for f in traceback.frames):
+        return None  # the user's frame is a notebook cell or gone: explained, not located
+    for match in MESSAGE_LOCATION.finditer(traceback.message):
+        if is_user_path(match.group("path")):
+            found = _place(match.group("path"), int(match.group("line")), "", workspace, reader)
+            if found is not None:
+                return found
+    return None
+
+
+def _place(
+    printed: str, line: int, source: str, workspace: Workspace | None, reader: LineReader
+) -> Location | None:
+    path = workspace.resolve(printed) if workspace is not None else None
+    if path is None:
+        return Location(printed, line, False)
+    lines = reader(path)
+    if lines is None:
+        return Location(str(path), line, True)
+    moved = relocate(lines, line, source)
+    return None if moved is None else Location(str(path), moved, True)

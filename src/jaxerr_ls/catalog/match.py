@@ -154,14 +154,16 @@ class Matcher:
         text = message[:MAX_MESSAGE]
         normalised = _norm(text)
         cls = short_class(exception)
-        best: tuple[tuple[int, int, int, int], Match] | None = None
+        # Ranking: same class, pattern hit, literal specificity, curated, then entries without
+        # patterns (a sub-case entry whose patterns missed should not win on a shared template).
+        best: tuple[tuple[int, int, int, int, int], Match] | None = None
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is None:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated)
+            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -175,6 +177,7 @@ class Matcher:
                 0,
                 template.literal_len,
                 template.entry.curated,
+                not template.entry.patterns,
             )
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, fields, 100))

@@ -1,0 +1,123 @@
+"""Loading curated entries: every field validated, a bad file reported and skipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import load_catalog
+from jaxerr_ls.catalog.load import load_curated, load_index, merge
+
+GOOD = """
+id = "demo-error"
+exception = "ValueError"
+message = "bad value {value} for {name}"
+title = "A demo"
+meaning = "It means something."
+apis = ["jax.demo"]
+fixes = ["wrap-jit"]
+
+[[raised_at]]
+file = "jax/_src/demo.py"
+line = 3
+function = "demo"
+jax = "0.10.2"
+
+[example]
+before = "raise ValueError('x')"
+after = "pass"
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_good_entry_loads_with_every_field(tmp_path: Path) -> None:
+    loaded = load_curated(write(tmp_path, "demo-error", GOOD))
+    assert loaded.problems == ()
+    (entry,) = loaded.entries
+    assert entry.id == "demo-error"
+    assert entry.curated
+    assert entry.apis == ("jax.demo",)
+    assert entry.raised_at[0].line == 3
+    assert entry.example is not None and entry.example.after == "pass"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (('message = "bad value {value} for {name}"', ""), "field 'message': is required"),
+        (
+            ('message = "bad value {value} for {name}"', "message = 3"),
+            "field 'message': must be a string",
+        ),
+        (
+            ('message = "bad value {value} for {name}"', 'message = "oops {"'),
+            "field 'message': unbalanced brace",
+        ),
+        (('apis = ["jax.demo"]', 'apis = "jax.demo"'), "field 'apis': must be a list of strings"),
+        (("line = 3", "line = 0"), "field 'raised_at': 'line' must be a positive integer"),
+        (('after = "pass"', ""), "field 'example': 'after' must be a non-empty program"),
+        (
+            ('title = "A demo"', 'title = "A demo"\ncolour = "red"'),
+            "field 'colour': is not a catalog field",
+        ),
+        (('id = "demo-error"', 'id = "Demo Error"'), "field 'id': must be lowercase"),
+    ],
+)
+def test_bad_field_is_reported_by_file_and_field(
+    tmp_path: Path, change: tuple[str, str], expected: str
+) -> None:
+    old, new = change
+    assert old in GOOD
+    loaded = load_curated(write(tmp_path, "demo-error", GOOD.replace(old, new)))
+    assert loaded.entries == ()
+    (problem,) = loaded.problems
+    assert problem.startswith("catalog/curated/demo-error.toml: ")
+    assert expected in problem
+
+
+def test_broken_toml_is_skipped_and_others_load(tmp_path: Path) -> None:
+    write(tmp_path, "demo-error", GOOD)
+    write(tmp_path, "broken", "id = [unclosed")
+    loaded = load_curated(tmp_path)
+    assert [e.id for e in loaded.entries] == ["demo-error"]
+    assert loaded.problems[0].startswith("catalog/curated/broken.toml: not readable TOML")
+
+
+def test_file_name_must_match_id(tmp_path: Path) -> None:
+    loaded = load_curated(write(tmp_path, "other-name", GOOD))
+    assert loaded.entries == ()
+    assert "does not match the file name" in loaded.problems[0]
+
+
+def test_index_entries_fold_into_curated_ones(tmp_path: Path) -> None:
+    curated = load_curated(write(tmp_path, "demo-error", GOOD)).entries
+    index = tmp_path / "jax-0.10.2.json"
+    index.write_text(
+        '{"jax_version": "0.10.2", "errors": ['
+        '{"id": "jax-00000001", "exception": "ValueError", "message": "bad value {value} for {name}",'
+        ' "apis": ["jax.other"], "raised_at": [{"file": "jax/_src/demo.py", "line": 3, "function": "demo"}]},'
+        '{"id": "jax-00000002", "exception": "TypeError", "message": "something else entirely",'
+        ' "apis": [], "raised_at": [{"file": "jax/_src/demo.py", "line": 9, "function": "g"}]},'
+        '{"id": "BAD ID", "exception": "TypeError", "message": "x"}'
+        "]}",
+        encoding="utf-8",
+    )
+    loaded, version = load_index(index)
+    assert version == "0.10.2"
+    assert len(loaded.entries) == 2 and len(loaded.problems) == 1
+    assert loaded.entries[1].raised_at[0].jax == "0.10.2"
+    merged = merge(curated, loaded.entries)
+    assert [e.id for e in merged] == ["demo-error", "jax-00000002"]
+    assert merged[0].apis == ("jax.demo", "jax.other")
+
+
+def test_shipped_catalog_loads_without_problems() -> None:
+    catalog = load_catalog()
+    assert catalog.problems == ()
+    assert catalog.get("eager-shard-map-ref") is not None
+    assert catalog.get("pallas-mosaic-gpu-ref-not-reference") is not None

@@ -1,0 +1,107 @@
+"""Message -> entry: templates, then patterns, then a close fuzzy score; never a weak guess."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxerr_ls.catalog import Catalog, Entry, Matcher, load_catalog
+
+
+def entry(entry_id: str, exception: str, message: str, **extra: object) -> Entry:
+    return Entry(
+        id=entry_id, exception=exception, message=message, title=entry_id, curated=True, **extra
+    )  # type: ignore[arg-type]
+
+
+CATALOG = Catalog.of(
+    [
+        entry(
+            "shape",
+            "TypeError",
+            "Shapes must be 1D sequences of concrete values of integer type, got {shape}.",
+        ),
+        entry("axis", "ValueError", "axis {axis} is out of bounds for array of dimension {ndim}"),
+        entry("literal-braces", "KeyError", "missing key {{'a'}} in {where}"),
+        entry(
+            "concrete-zeros",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: {what}",
+            patterns=(r"argument of jnp\.zeros",),
+        ),
+        entry(
+            "generic",
+            "ConcretizationTypeError",
+            "Abstract tracer value encountered where concrete value is expected: {what}",
+        ),
+        entry("short", "ValueError", "{msg}"),
+    ]
+)
+MATCHER = Matcher(CATALOG)
+
+
+def test_template_match_captures_placeholders() -> None:
+    found = MATCHER.match("ValueError", "axis 3 is out of bounds for array of dimension 2")
+    assert found is not None
+    assert found.entry.id == "axis"
+    assert found.fields == {"axis": "3", "ndim": "2"}
+    assert found.score == 100
+
+
+def test_whitespace_and_trailing_lines_do_not_matter() -> None:
+    message = "axis  3 is out of bounds\nfor array of dimension 2\nSee https://docs.jax.dev/errors"
+    found = MATCHER.match("ValueError", message)
+    assert found is not None and found.entry.id == "axis"
+
+
+def test_dotted_exception_names_match_short_class() -> None:
+    message = (
+        "Shapes must be 1D sequences of concrete values of integer type, got (Traced<int32[]>,)."
+    )
+    found = MATCHER.match("builtins.TypeError", message)
+    assert found is not None and found.fields == {"shape": "(Traced<int32[]>,)"}
+
+
+def test_literal_braces_are_literal() -> None:
+    found = MATCHER.match("KeyError", "missing key {'a'} in config")
+    assert found is not None and found.fields == {"where": "config"}
+
+
+def test_pattern_outranks_template_of_same_class() -> None:
+    head = "Abstract tracer value encountered where concrete value is expected: traced array"
+    found = MATCHER.match("ConcretizationTypeError", head + "\nIt arose in jnp.ones")
+    assert found is not None and found.entry.id == "generic"
+    found = MATCHER.match(
+        "ConcretizationTypeError", head + "\nIt arose in the argument of jnp.zeros"
+    )
+    assert found is not None and found.entry.id == "concrete-zeros"
+
+
+def test_other_exception_class_lowers_the_score() -> None:
+    found = MATCHER.match("RuntimeError", "axis 3 is out of bounds for array of dimension 2")
+    assert found is not None and found.entry.id == "axis" and found.score < 100
+
+
+def test_fuzzy_fallback_accepts_close_text_only() -> None:
+    close = MATCHER.match("ValueError", "axis 3 is out of bound for array of dimensions 2!")
+    assert close is not None and close.entry.id == "axis" and 88 <= close.score < 100
+    assert MATCHER.match("ValueError", "the moon is made of cheese") is None
+
+
+def test_placeholder_only_templates_never_match_everything() -> None:
+    assert MATCHER.match("ValueError", "totally unrelated words here") is None
+
+
+@pytest.mark.parametrize(
+    ("exception", "message", "entry_id"),
+    [
+        (
+            "ValueError",
+            "Eager shard_map cannot return a `jax.Ref`. Please wrap your shard_map in `jax.jit`.",
+            "eager-shard-map-ref",
+        ),
+        ("TypeError", "ref must be a reference", "pallas-mosaic-gpu-ref-not-reference"),
+    ],
+)
+def test_seed_messages_match_their_entries(exception: str, message: str, entry_id: str) -> None:
+    found = Matcher(load_catalog()).match(exception, message)
+    assert found is not None and found.entry.id == entry_id and found.score == 100

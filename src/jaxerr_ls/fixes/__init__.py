@@ -1,0 +1,122 @@
+"""Fixes for JAX errors: pure functions from the document's text to minimal edits.
+
+Every fix lives in its own module and is registered in `FIXES`. The rules every offered fix must
+pass are enforced here, once: its result parses, it changes the text, and proposing it again on
+the fixed text changes nothing. A fix that raises or breaks a rule is simply not offered.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from jaxerr_ls.fixes import (
+    at_set,
+    grad_to_jacobian,
+    has_aux,
+    if_to_where,
+    int_seed_to_key,
+    int_to_float_literal,
+    lax_to_jnp,
+    list_to_asarray,
+    list_to_tuple,
+    mark_static,
+    numpy_to_jnp,
+    pass_ref_not_value,
+    split_to_array_split,
+    wrap_jit,
+)
+from jaxerr_ls.fixes.base import Fix, FixContext, ProposedFix, TextEdit
+from jaxerr_ls.fixes.syntax import error_count
+from jaxerr_ls.fixes.text import apply_edits, map_position, sorted_disjoint
+
+__all__ = [
+    "FIXES",
+    "Fix",
+    "FixContext",
+    "ProposedFix",
+    "TextEdit",
+    "apply_edits",
+    "fixes_at_cursor",
+    "fixes_for",
+]
+
+_ALL: tuple[Fix, ...] = (
+    wrap_jit.FIX,
+    mark_static.FIX,
+    at_set.FIX,
+    numpy_to_jnp.FIX,
+    int_to_float_literal.FIX,
+    list_to_tuple.FIX,
+    int_seed_to_key.FIX,
+    has_aux.FIX,
+    list_to_asarray.FIX,
+    lax_to_jnp.FIX,
+    split_to_array_split.FIX,
+    if_to_where.FIX,
+    grad_to_jacobian.FIX,
+    pass_ref_not_value.FIX,
+)
+
+FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})
+
+
+def fixes_for(fix_ids: Sequence[str], ctx: FixContext) -> list[ProposedFix]:
+    """The entry's fixes, in the entry's order, that apply here and pass the rules."""
+    found: list[ProposedFix] = []
+    for fix_id in dict.fromkeys(fix_ids):
+        fix = FIXES.get(fix_id)
+        proposed = None if fix is None else _checked(fix, ctx)
+        if proposed is not None:
+            found.append(proposed)
+    return found
+
+
+def fixes_at_cursor(ctx: FixContext) -> list[ProposedFix]:
+    """Every fix whose pattern is recognised at the cursor, with no diagnostic (refactorings)."""
+    plain = dataclasses.replace(ctx, entry_id=None, fields=MappingProxyType({}))
+    return [p for fix in _ALL if (p := _checked(fix, plain)) is not None]
+
+
+def _checked(fix: Fix, ctx: FixContext) -> ProposedFix | None:
+    try:
+        proposed = fix.propose(ctx)
+        if proposed is None or not proposed.edits or not sorted_disjoint(proposed.edits):
+            return None
+        fixed = apply_edits(ctx.source, proposed.edits)
+        if fixed == ctx.source or not _parses_as_well(ctx.source, fixed):
+            return None
+        if not _idempotent(fix, ctx, proposed.edits, fixed):
+            return None
+    except Exception:  # noqa: BLE001 - a fix that fails on odd input is just not offered
+        return None
+    return dataclasses.replace(proposed, fix_id=fix.id)
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _parses_as_well(before: str, after: str) -> bool:
+    if _parses(before):
+        return _parses(after)
+    # The document is mid-edit: accept only when parso finds no more errors than before.
+    return error_count(after) <= error_count(before)
+
+
+def _idempotent(fix: Fix, ctx: FixContext, edits: Sequence[TextEdit], fixed: str) -> bool:
+    lines = ctx.source.splitlines()
+    text = lines[ctx.line] if 0 <= ctx.line < len(lines) else ""
+    column = ctx.column if ctx.column is not None else len(text) - len(text.lstrip())
+    line, col = map_position(ctx.source, edits, ctx.line, column)
+    again = dataclasses.replace(
+        ctx, source=fixed, line=line, column=col if ctx.column is not None else None
+    )
+    second = fix.propose(again)
+    return second is None or apply_edits(fixed, second.edits) == fixed

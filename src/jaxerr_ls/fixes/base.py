@@ -1,0 +1,43 @@
+"""The fix contract: text in, minimal edits out. No LSP types here; the server converts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace [start, end) with `new_text`. 0-based lines; columns in Unicode code points."""
+
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    new_text: str
+
+
+@dataclass(frozen=True)
+class ProposedFix:
+    fix_id: str
+    title: str
+    safe: bool  # behaviour preserved: preferred, and used by source.fixAll
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True)
+class FixContext:
+    source: str  # the document's current text
+    line: int  # 0-based line of the diagnostic (or cursor)
+    column: int | None = None  # 0-based code-point column of the cursor, when known
+    fields: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    entry_id: str | None = None  # the catalog entry, when the request comes from a diagnostic
+
+
+class Fix(Protocol):
+    id: str
+    safe: bool
+
+    def propose(self, ctx: FixContext) -> ProposedFix | None: ...

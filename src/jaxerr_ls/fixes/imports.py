@@ -1,0 +1,157 @@
+"""How the file imports things: local names to qualified names, and adding a missing import."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from jaxerr_ls.fixes.base import TextEdit
+from jaxerr_ls.fixes.syntax import Node
+
+# Modules that `import jax` alone makes reachable as attributes (jax imports them itself).
+_REACHABLE_FROM_JAX = ("jax.numpy", "jax.lax", "jax.random", "jax.scipy", "jax.nn", "jax.tree")
+
+
+@dataclass(frozen=True)
+class Imports:
+    """`bindings` maps a local name to what it refers to: `jnp` -> `jax.numpy`."""
+
+    bindings: Mapping[str, str]
+    insert_at: tuple[int, int]  # 0-based (line, col) where a new import line goes
+    insert_needs_newline: bool  # the file's last line has no newline before the insertion point
+
+    def qualify(self, dotted: str) -> str | None:
+        """`jnp.sin` -> `jax.numpy.sin`; None when the first name is not an import."""
+        head, _, rest = dotted.partition(".")
+        target = self.bindings.get(head)
+        if target is None:
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    def spell(self, qualified: str) -> str | None:
+        """The shortest way this file can write `qualified` with its existing imports."""
+        best: str | None = None
+        for local, target in self.bindings.items():
+            if qualified == target:
+                candidate = local
+            elif qualified.startswith(target + "."):
+                if target == "jax" and not _reachable(qualified):
+                    continue
+                candidate = local + qualified[len(target) :]
+            else:
+                continue
+            if best is None or len(candidate) < len(best):
+                best = candidate
+        return best
+
+    def add_line(self, line: str) -> TextEdit:
+        """An edit inserting `line` (no newline) as a new import line."""
+        row, col = self.insert_at
+        text = ("\n" + line) if self.insert_needs_newline else line + "\n"
+        return TextEdit(row, col, row, col, text)
+
+
+def _reachable(qualified: str) -> bool:
+    parts = qualified.split(".")
+    if len(parts) <= 2:
+        return True  # jax.jit, jax.numpy
+    return ".".join(parts[:2]) in _REACHABLE_FROM_JAX
+
+
+def _statement_bindings(code: str) -> dict[str, str]:
+    try:
+        tree = ast.parse(code.strip())
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, str] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    found[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".")[0]
+                    found[head] = head
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            for alias in stmt.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+    return found
+
+
+def scan_imports(module: Node, source: str) -> Imports:
+    bindings: dict[str, str] = {}
+    for node in module.walk():
+        if node.type in ("import_name", "import_from"):
+            bindings.update(_statement_bindings(node.code()))
+    row, col, needs_newline = _insert_point(module, source)
+    return Imports(MappingProxyType(bindings), (row, col), needs_newline)
+
+
+def _is_docstring(stmt: Node) -> bool:
+    kids = stmt.children
+    return stmt.type == "simple_stmt" and kids[0].type == "string"
+
+
+def _is_import(stmt: Node) -> bool:
+    return stmt.type == "simple_stmt" and all(
+        k.type in ("import_name", "import_from", "newline") or k.is_op(";") for k in stmt.children
+    )
+
+
+def _insert_point(module: Node, source: str) -> tuple[int, int, bool]:
+    """After the leading imports, else after the docstring, else before the first statement."""
+    after: Node | None = None
+    first: Node | None = None
+    for index, stmt in enumerate(module.children):
+        if stmt.type == "endmarker":
+            break
+        if first is None:
+            first = stmt
+        if (index == 0 and _is_docstring(stmt)) or _is_import(stmt):
+            after = stmt
+            continue
+        break
+    if after is not None:
+        line, col = after.end
+        if col != 0:  # last line without a newline
+            return line - 1, col, True
+        return line - 1, 0, False
+    if first is not None:
+        return first.start[0] - 1, 0, False
+    lines = source.splitlines()
+    if source and not source.endswith(("\n", "\r")):
+        return len(lines) - 1, len(lines[-1]), True
+    return len(lines), 0, False
+
+
+@dataclass(frozen=True)
+class Spelled:
+    """How to write a qualified name, plus the import line to add when the file lacks one."""
+
+    text: str
+    import_line: str | None
+
+
+def spell_or_import(
+    imports: Imports, qualified: str, module_alias: tuple[str, str] | None = None
+) -> Spelled | None:
+    """Spell `qualified`, importing `module_alias` (module, alias) or its top package if needed.
+
+    Returns None when the alias name is already used for something else.
+    """
+    existing = imports.spell(qualified)
+    if existing is not None:
+        return Spelled(existing, None)
+    if module_alias is not None:
+        module, alias = module_alias
+        if alias in imports.bindings and imports.bindings[alias] != module:
+            return None
+        line = f"import {module} as {alias}" if alias != module else f"import {module}"
+        return Spelled(alias + qualified[len(module) :], line)
+    top = qualified.split(".")[0]
+    if top in imports.bindings:
+        return None  # the name means something else here
+    return Spelled(qualified, f"import {top}")

@@ -1,0 +1,203 @@
+"""`mark-static`: add the argument to `static_argnames` (or `static_argnums`) of its `jax.jit`.
+
+Safe, by our judgement: a static argument is hashed and baked into the compiled code instead of
+traced, so every call computes what the Python code says; what changes is *when* JAX compiles (once
+per distinct value). The diagnostic shows the function cannot trace with this argument abstract, so
+no call that worked before starts failing. (A call passing an array for it would now fail to hash;
+that call already failed on the traced branch.)
+
+Targets, for the function on (or around) the diagnostic line:
+`@jax.jit` -> `@partial(jax.jit, static_argnames=("n",))`; `@partial(jax.jit, ...)`,
+`@jax.jit(...)`, `g = jax.jit(f, ...)` and `jax.jit(f, ...)(x)` get the keyword added or extended.
+The argument comes from the message's fields, else from the one parameter named on the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
+from jaxerr_ls.fixes.common import (
+    JIT_NAMES,
+    File,
+    field,
+    first_arg_name,
+    insert,
+    is_call_to,
+    open_file,
+    proposal,
+    replace_node,
+)
+from jaxerr_ls.fixes.imports import Spelled, spell_or_import
+from jaxerr_ls.fixes.syntax import (
+    Call,
+    Node,
+    as_call,
+    calls_in,
+    decorators_of,
+    funcdef_params,
+    funcdefs_at,
+)
+from jaxerr_ls.fixes.wrap_jit import decorator_target
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where the jit is: a bare decorator to rewrite, or a call whose keywords we edit."""
+
+    funcdef: Node | None
+    decorator: Node | None = None  # a bare `@jax.jit`
+    call: Call | None = None  # `jax.jit(f, ...)`, `partial(jax.jit, ...)`, `jax.jit(...)`
+
+
+class _MarkStatic:
+    id = "mark-static"
+    safe = True
+
+    def propose(self, ctx: FixContext) -> ProposedFix | None:
+        file = open_file(ctx)
+        for target in _targets(file):
+            params = funcdef_params(target.funcdef) if target.funcdef is not None else None
+            name, num = _argument(file, ctx, target.funcdef, params)
+            if name is None and num is None:
+                continue
+            return _propose(self, file, target, name, num)
+        return None
+
+
+def _argument(
+    file: File, ctx: FixContext, funcdef: Node | None, params: list[str] | None
+) -> tuple[str | None, int | None]:
+    name = field(ctx, "name", "arg", "argname", "arg_name", "argument")
+    num_text = field(ctx, "argnum", "argnums", "index", "position")
+    num = int(num_text) if num_text is not None and num_text.isdigit() else None
+    if name is not None and not _NAME.fullmatch(name):
+        name = None
+    if params is not None:
+        if name is None and num is not None and num < len(params):
+            return params[num], None
+        if name is None and num is None:
+            name = _name_on_line(file, funcdef, params)
+        if name is not None and name not in params:
+            return None, None
+        return (name, None) if name is not None else (None, None)
+    return name, num
+
+
+def _name_on_line(file: File, funcdef: Node | None, params: list[str]) -> str | None:
+    """The single parameter of the function named on the line (or under the cursor)."""
+    if funcdef is None or file.line == funcdef.start[0]:
+        return None
+    used = []
+    for leaf in funcdef.walk():
+        on_line = leaf.type == "name" and leaf.start[0] == file.line and leaf.value in params
+        if on_line and (file.column is None or leaf.start[1] <= file.column <= leaf.end[1]):
+            used.append(leaf.value)
+    distinct = list(dict.fromkeys(used))
+    return distinct[0] if len(distinct) == 1 else None
+
+
+def _targets(file: File) -> list[_Target]:
+    found: list[_Target] = []
+    for funcdef in funcdefs_at(file.module, file.line):
+        for decorator in decorators_of(funcdef):
+            if decorator_target(file, decorator) not in JIT_NAMES:
+                continue
+            call = as_call(decorator.children[1])
+            found.append(_Target(funcdef, None if call else decorator, call))
+        name = funcdef.children[1].value
+        for call in calls_in(file.module):  # g = jax.jit(f, ...) anywhere in the file
+            if is_call_to(file, call, JIT_NAMES) and first_arg_name(call) == name:
+                found.append(_Target(funcdef, call=call))
+    for call in file.calls:  # jax.jit(f, ...)(x) on the line, f not defined here
+        if is_call_to(file, call, JIT_NAMES) and call.args():
+            found.append(_Target(None, call=call))
+    return found
+
+
+def _keyword(call: Call, name: str) -> Node | None:
+    for arg in call.args():
+        if arg.keyword == name:
+            return arg.value
+    return None
+
+
+def _propose(
+    fix: _MarkStatic, file: File, target: _Target, name: str | None, num: int | None
+) -> ProposedFix | None:
+    key, item = (
+        ("static_argnames", f'"{name}"') if name is not None else ("static_argnums", str(num))
+    )
+    title = (
+        f"Mark '{name}' as static (static_argnames)"
+        if name
+        else (f"Mark argument {num} as static (static_argnums)")
+    )
+    if target.decorator is not None:
+        partial = spell_or_import(file.imports, "functools.partial", ("functools", "functools"))
+        if partial is None:
+            return None
+        if partial.import_line is not None:
+            partial = Spelled("partial", "from functools import partial")
+            if "partial" in file.imports.bindings:
+                return None
+        jit = target.decorator.children[1].code()
+        text = f"{partial.text}({jit}, {key}=({item},))"
+        rewrite = replace_node(target.decorator.children[1], text)
+        return proposal(fix.id, title, fix.safe, [rewrite], file.imports, partial)
+    if target.call is None:
+        return None
+    existing = _keyword(target.call, key)
+    edit: TextEdit | None
+    if existing is None:
+        edit = add_keyword(target.call, f"{key}=({item},)")
+    else:
+        edit = _extend(existing, item)
+    if edit is None:
+        return None
+    return proposal(fix.id, title, fix.safe, [edit], file.imports)
+
+
+def add_keyword(call: Call, text: str) -> TextEdit:
+    args = call.args()
+    close = call.trailer.children[-1]
+    if not args:
+        return insert(close.start, text)
+    last = call.trailer.children[1]
+    trailing_comma = last.type == "arglist" and last.children[-1].is_op(",")
+    return insert(
+        args[-1].node.end,
+        (" " if trailing_comma else ", ") + text + ("," if trailing_comma else ""),
+    )
+
+
+def _extend(value: Node, item: str) -> TextEdit | None:
+    """Add `item` to a literal tuple/list/value; None when it is there already or not literal."""
+    if value.type in ("string", "number"):
+        if value.code() in (item, item.replace('"', "'")):
+            return None
+        return replace_node(value, f"({value.code()}, {item})")
+    if value.type != "atom" or value.children[0].value not in ("(", "["):
+        return None
+    open_, *inner, close = value.children
+    if not inner:
+        return insert(close.start, f"{item},")
+    body = inner[0]
+    elements = (
+        [c for c in body.children if not c.is_op(",")]
+        if body.type in ("testlist_comp", "exprlist")
+        else [body]
+    )
+    if any(e.type not in ("string", "number") for e in elements):
+        return None
+    if any(e.code().strip("'\"") == item.strip('"') for e in elements):
+        return None
+    if body.type == "testlist_comp" and body.children[-1].is_op(","):
+        return insert(body.end, f" {item},")
+    return insert(body.end, f", {item}")
+
+
+FIX = _MarkStatic()

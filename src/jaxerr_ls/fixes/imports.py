@@ -21,6 +21,10 @@ class Imports:
     bindings: Mapping[str, str]
     insert_at: tuple[int, int]  # 0-based (line, col) where a new import line goes
     insert_needs_newline: bool  # the file's last line has no newline before the insertion point
+    taken: frozenset[str] = frozenset()  # module-level names bound by other statements
+
+    def free(self, name: str) -> bool:
+        return name not in self.bindings and name not in self.taken
 
     def qualify(self, dotted: str) -> str | None:
         """`jnp.sin` -> `jax.numpy.sin`; None when the first name is not an import."""
@@ -87,7 +91,24 @@ def scan_imports(module: Node, source: str) -> Imports:
         if node.type in ("import_name", "import_from"):
             bindings.update(_statement_bindings(node.code()))
     row, col, needs_newline = _insert_point(module, source)
-    return Imports(MappingProxyType(bindings), (row, col), needs_newline)
+    return Imports(
+        MappingProxyType(bindings), (row, col), needs_newline, _module_names(module) - set(bindings)
+    )
+
+
+def _module_names(module: Node) -> frozenset[str]:
+    """Names a module's own statements bind (`jax = ...`, `def jnp`), which an import would shadow."""
+    names: set[str] = set()
+    for stmt in module.children:
+        node = stmt.children[0] if stmt.type == "simple_stmt" else stmt
+        if node.type == "decorated":
+            node = node.children[-1]
+        if node.type in ("funcdef", "classdef"):
+            names.add(node.children[1].value)
+        elif node.type == "expr_stmt":
+            kids = node.children
+            names.update(k.value for k in kids[:-1:2] if k.is_name())
+    return frozenset(names)
 
 
 def _is_docstring(stmt: Node) -> bool:
@@ -138,20 +159,30 @@ class Spelled:
 def spell_or_import(
     imports: Imports, qualified: str, module_alias: tuple[str, str] | None = None
 ) -> Spelled | None:
-    """Spell `qualified`, importing `module_alias` (module, alias) or its top package if needed.
+    """Spell `qualified`; when the file has no name for `module_alias`'s module, import it.
 
-    Returns None when the alias name is already used for something else.
+    `module_alias` is (module, alias), e.g. ("jax.numpy", "jnp"): a file with only `import jax`
+    gets `import jax.numpy as jnp` rather than `jax.numpy.where`, unless `jnp` is taken.
+    Returns None when nothing can spell it without clashing with an existing name.
     """
+    if module_alias is not None:
+        module, alias = module_alias
+        direct = any(
+            target == module or target.startswith(module + ".") or module.startswith(target + ".")
+            and target != "jax"
+            for target in imports.bindings.values()
+        )
+        existing = imports.spell(qualified)
+        if existing is not None and (direct or module == "jax"):
+            return Spelled(existing, None)
+        if imports.free(alias):
+            line = f"import {module} as {alias}" if alias != module else f"import {module}"
+            return Spelled(alias + qualified[len(module) :], line)
+        return Spelled(existing, None) if existing is not None else None
     existing = imports.spell(qualified)
     if existing is not None:
         return Spelled(existing, None)
-    if module_alias is not None:
-        module, alias = module_alias
-        if alias in imports.bindings and imports.bindings[alias] != module:
-            return None
-        line = f"import {module} as {alias}" if alias != module else f"import {module}"
-        return Spelled(alias + qualified[len(module) :], line)
     top = qualified.split(".")[0]
-    if top in imports.bindings:
+    if not imports.free(top):
         return None  # the name means something else here
     return Spelled(qualified, f"import {top}")

@@ -61,15 +61,29 @@ class _MarkStatic:
         file = open_file(ctx)
         for target in _targets(file):
             params = funcdef_params(target.funcdef) if target.funcdef is not None else None
-            name, num = _argument(file, ctx, target.funcdef, params)
+            already = _static_names(target.call) if target.call is not None else frozenset()
+            name, num = _argument(file, ctx, target.funcdef, params, already)
             if name is None and num is None:
                 continue
             return _propose(self, file, target, name, num)
         return None
 
 
+def _static_names(call: Call) -> frozenset[str]:
+    value = _keyword(call, "static_argnames")
+    if value is None:
+        return frozenset()
+    return frozenset(
+        leaf.value.strip("'\"") for leaf in value.walk() if leaf.is_leaf and leaf.type == "string"
+    )
+
+
 def _argument(
-    file: File, ctx: FixContext, funcdef: Node | None, params: list[str] | None
+    file: File,
+    ctx: FixContext,
+    funcdef: Node | None,
+    params: list[str] | None,
+    already: frozenset[str],
 ) -> tuple[str | None, int | None]:
     name = field(ctx, "name", "arg", "argname", "arg_name", "argument")
     num_text = field(ctx, "argnum", "argnums", "index", "position")
@@ -80,7 +94,7 @@ def _argument(
         if name is None and num is not None and num < len(params):
             return params[num], None
         if name is None and num is None:
-            name = _name_on_line(file, funcdef, params)
+            name = _name_on_line(file, funcdef, [p for p in params if p not in already])
         if name is not None and name not in params:
             return None, None
         return (name, None) if name is not None else (None, None)
@@ -142,7 +156,7 @@ def _propose(
             return None
         if partial.import_line is not None:
             partial = Spelled("partial", "from functools import partial")
-            if "partial" in file.imports.bindings:
+            if not file.imports.free("partial"):
                 return None
         jit = target.decorator.children[1].code()
         text = f"{partial.text}({jit}, {key}=({item},))"
@@ -196,7 +210,7 @@ def _extend(value: Node, item: str) -> TextEdit | None:
     if any(e.code().strip("'\"") == item.strip('"') for e in elements):
         return None
     if body.type == "testlist_comp" and body.children[-1].is_op(","):
-        return insert(body.end, f" {item},")
+        return replace_node(body.children[-1], f", {item}")
     return insert(body.end, f", {item}")
 
 

@@ -24,6 +24,8 @@ def _load(node: Node) -> tuple[Node, bool] | None:
         return None
     if any(t.type != "trailer" or not t.children[0].is_op(".") for t in base[1:]):
         return None
+    if len(base) > 1 and base[-1].children[1].is_name("at"):
+        return None  # `x_ref.at[i]` is already a ref
     inside = last.children[1:-1]
     whole = len(inside) == 1 and inside[0].code() in ("...", ":")
     return last, whole

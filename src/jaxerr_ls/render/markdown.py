@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from jaxerr_ls.catalog import Entry
+if TYPE_CHECKING:
+    from jaxerr_ls.catalog import Entry
 
 FULL = 3  # entries shown with meaning and fix; the rest get one line each
 LISTED = 10  # one-line entries after the full ones; beyond that only a count

@@ -1,0 +1,217 @@
+"""Diagnostics from explained tracebacks, kept in one immutable store keyed by document URI.
+
+Positions here are 0-based lines and code-point columns; the server converts them to the client's
+encoding when it sends them. Each item remembers its line's text so that edits can move it (lines
+inserted or removed above) or drop it (the line deleted or changed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_pseudo, is_user_frame
+from jaxerr_ls.tracebacks.model import Frame
+
+if TYPE_CHECKING:  # the catalog is imported only once a traceback arrives
+    from jaxerr_ls.explain import Explanation
+
+SOURCE = "jaxerr"
+MEANING_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int  # 0-based
+    start: int  # code points
+    end: int
+
+
+@dataclass(frozen=True)
+class Related:
+    uri: str
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Item:
+    uri: str
+    span: Span
+    text: str  # the line's text (stripped) when the item was placed
+    message: str
+    origin: str  # what produced it: "command", or the path of a .jaxerr/*.txt file
+    entry_id: str | None = None
+    href: str | None = None
+    fields: Mapping[str, str] = field(default_factory=dict)
+    related: tuple[Related, ...] = ()
+
+    @property
+    def data(self) -> dict[str, object]:
+        return {"entry": self.entry_id, "fields": dict(self.fields)}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One content change: the replaced range's lines (before the change) and the new text;
+    start_line -1 means the whole document was replaced."""
+
+    start_line: int
+    end_line: int
+    text: str
+
+
+def span_of(line: str, source: str, number: int) -> Span:
+    """Where the printed source text sits on the line; the line's text when it is not found."""
+    wanted = source.strip()
+    start = line.find(wanted) if wanted else -1
+    if start < 0:
+        stripped = line.strip()
+        start = line.find(stripped) if stripped else 0
+        wanted = stripped
+    return Span(number, start, start + len(wanted))
+
+
+def _message(explanation: Explanation) -> str:
+    tb, match = explanation.traceback, explanation.match
+    first = tb.message.split("\n", 1)[0].strip()
+    head = f"{tb.exception}: {first}" if first else tb.exception
+    if match is None:
+        return head
+    entry = match.entry
+    meaning = " ".join((entry.meaning or entry.title).split())
+    if len(meaning) > MEANING_CHARS:
+        meaning = meaning[: MEANING_CHARS - 1].rstrip() + "…"
+    return f"{head}\n\n{meaning}" if meaning else head
+
+
+def _related(
+    frames: Iterable[Frame],
+    skip: tuple[str, int],
+    workspace: Workspace,
+    reader: LineReader,
+    to_uri: Callable[[str], str],
+) -> tuple[Related, ...]:
+    out: list[Related] = []
+    for frame in frames:
+        if not is_user_frame(frame) or is_pseudo(frame.path):
+            continue
+        path = workspace.resolve(frame.path)
+        if path is None or (str(path), frame.line) == skip:
+            continue
+        lines = reader(path) or []
+        text = lines[frame.line - 1] if 0 < frame.line <= len(lines) else ""
+        where = f"in {frame.function}" if frame.function else "called from here"
+        out.append(Related(to_uri(str(path)), span_of(text, frame.source, frame.line - 1), where))
+    return tuple(out)
+
+
+def items_for(
+    explanations: Sequence[Explanation],
+    workspace: Workspace,
+    reader: LineReader,
+    origin: str,
+    to_uri: Callable[[str], str] = lambda p: Path(p).as_uri(),
+) -> tuple[Item, ...]:
+    """One item per traceback that points into the workspace, at the user's deepest line."""
+    out: list[Item] = []
+    for explanation in explanations:
+        location = explanation.location
+        if location is None or not location.in_workspace:
+            continue
+        lines = reader(Path(location.path)) or []
+        number = location.line - 1
+        text = lines[number] if 0 <= number < len(lines) else ""
+        frame = next(
+            (f for f in reversed(explanation.traceback.frames) if f.source.strip() == text.strip()),
+            None,
+        )
+        match = explanation.match
+        out.append(
+            Item(
+                uri=to_uri(location.path),
+                span=span_of(text, frame.source if frame else "", number),
+                text=text.strip(),
+                message=_message(explanation),
+                origin=origin,
+                entry_id=match.entry.id if match else None,
+                href=(match.entry.docs or None) if match else None,
+                fields=MappingProxyType(dict(match.fields)) if match else MappingProxyType({}),
+                related=_related(
+                    reversed(explanation.traceback.frames),
+                    (location.path, location.line),
+                    workspace,
+                    reader,
+                    to_uri,
+                ),
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Store:
+    """Every diagnostic we hold; `revision` grows with each change (pull result ids use it)."""
+
+    items: tuple[Item, ...] = ()
+    revision: int = 0
+
+    def for_uri(self, uri: str) -> tuple[Item, ...]:
+        return tuple(item for item in self.items if item.uri == uri)
+
+    @property
+    def uris(self) -> frozenset[str]:
+        return frozenset(item.uri for item in self.items)
+
+    def _with(self, items: Iterable[Item]) -> Store:
+        return Store(tuple(items), self.revision + 1)
+
+    def replace_origin(self, origin: str, items: Iterable[Item]) -> Store:
+        """A newer traceback from the same origin replaces what that origin said before."""
+        return self._with([*(i for i in self.items if i.origin != origin), *items])
+
+    def clear(self) -> Store:
+        return self._with(())
+
+    def edited(self, uri: str, changes: Sequence[Change], lines: Sequence[str]) -> Store:
+        """Follow edits to `uri` (changes in the order applied; `lines` = the text after them)."""
+        mine = self.for_uri(uri)
+        if not mine:
+            return self
+        kept = [moved for item in mine if (moved := follow(item, changes, lines)) is not None]
+        if kept == list(mine):
+            return self
+        return self._with([*(i for i in self.items if i.uri != uri), *kept])
+
+
+def follow(item: Item, changes: Sequence[Change], lines: Sequence[str]) -> Item | None:
+    """Where the item's line went after the changes, or None when its text is gone."""
+    line, slack = item.span.line, 0
+    for change in changes:
+        if change.start_line < 0:  # the whole document was replaced: search everywhere
+            slack = len(lines)
+            continue
+        delta = change.text.count("\n") - (change.end_line - change.start_line)
+        if line > change.end_line:
+            line += delta
+        elif line >= change.start_line:
+            # The change touches the item's line: it moved by up to delta, or the text is gone.
+            slack += abs(delta) + 1
+    found = _nearest(lines, line, item.text, slack)
+    if found is None:
+        return None
+    moved = span_of(lines[found], item.text, found)
+    return item if moved == item.span else replace(item, span=moved)
+
+
+def _nearest(lines: Sequence[str], line: int, text: str, slack: int) -> int | None:
+    if 0 <= line < len(lines) and lines[line].strip() == text:
+        return line
+    for distance in range(1, slack + 1):
+        for candidate in (line - distance, line + distance):
+            if 0 <= candidate < len(lines) and lines[candidate].strip() == text:
+                return candidate
+    return None

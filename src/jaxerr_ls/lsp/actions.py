@@ -1,0 +1,150 @@
+"""Code actions from the fixes: quick fixes per diagnostic (from its `data`, no re-parse),
+`source.fixAll.jaxerr` with the safe ones, and `refactor.rewrite` at a bare cursor."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.workspace.position_codec import PositionCodec
+
+from jaxerr_ls.diagnostics import SOURCE
+from jaxerr_ls.lsp.convert import Lines, text_edit
+
+if TYPE_CHECKING:  # the fixes (and parso) load on the first code action
+    from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.fixes.base import ProposedFix
+    from jaxerr_ls.fixes.base import TextEdit as FixEdit
+
+log = logging.getLogger(__name__)
+
+FIX_ALL = "source.fixAll.jaxerr"
+KINDS = (types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, FIX_ALL)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a code action needs, snapshotted on the event loop (handled in a worker thread)."""
+
+    uri: str
+    source: str
+    lines: Lines
+    codec: PositionCodec
+    line: int  # 0-based start of the requested range
+    column: int  # code points
+    diagnostics: tuple[types.Diagnostic, ...]  # ours, from the request's context
+    stored: tuple[tuple[str, Mapping[str, str], int], ...]  # (entry, fields, line) for fixAll
+    only: tuple[str, ...] | None
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """`only` filters by prefix ("source" admits source.fixAll.jaxerr); None: all but source."""
+    if only is None:
+        return not kind.startswith("source")
+    return any(kind == o or kind.startswith(o + ".") or not o for o in only)
+
+
+def _api() -> Any:
+    """The fixes package, or None while it cannot be imported (the server keeps serving)."""
+    try:
+        import jaxerr_ls.fixes as fixes
+    except ImportError as exc:
+        log.warning("fixes unavailable: %s", exc)
+        return None
+    return fixes
+
+
+def data_of(diagnostic: types.Diagnostic) -> tuple[str, Mapping[str, str]] | None:
+    data = diagnostic.data
+    if diagnostic.source != SOURCE or not isinstance(data, dict):
+        return None
+    entry, fields = data.get("entry"), data.get("fields") or {}
+    if not isinstance(entry, str) or not isinstance(fields, dict):
+        return None
+    return entry, MappingProxyType({str(k): str(v) for k, v in fields.items()})
+
+
+def _edit(request: Request, edits: Sequence[FixEdit]) -> types.WorkspaceEdit:
+    lsp_edits = [text_edit(request.lines, request.codec, e) for e in edits]
+    return types.WorkspaceEdit(changes={request.uri: lsp_edits})
+
+
+def _proposals(
+    request: Request, catalog: Catalog, entry_id: str, fields: Mapping[str, str], line: int
+) -> list[ProposedFix]:
+    fixes, entry = _api(), catalog.get(entry_id)
+    if fixes is None or entry is None or not entry.fixes:
+        return []
+    ctx = fixes.FixContext(request.source, line, None, fields, entry_id)
+    found: list[ProposedFix] = fixes.fixes_for(entry.fixes, ctx)
+    return found
+
+
+def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
+    out: list[types.CodeAction] = []
+    if wanted(types.CodeActionKind.QuickFix, request.only):
+        for diagnostic in request.diagnostics:
+            found = data_of(diagnostic)
+            if found is None:
+                continue
+            line = diagnostic.range.start.line
+            for fix in _proposals(request, catalog, found[0], found[1], line):
+                out.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=fix.safe,
+                        edit=_edit(request, fix.edits),
+                    )
+                )
+    if wanted(FIX_ALL, request.only):
+        fix_all = _fix_all(request, catalog)
+        if fix_all is not None:
+            out.append(fix_all)
+    if not request.diagnostics and wanted(types.CodeActionKind.RefactorRewrite, request.only):
+        out += _rewrites(request)
+    return out
+
+
+def _fix_all(request: Request, catalog: Catalog) -> types.CodeAction | None:
+    """Every safe fix of the stored diagnostics whose edits do not overlap an earlier one's."""
+    chosen: list[FixEdit] = []
+    for entry_id, fields, line in request.stored:
+        for fix in _proposals(request, catalog, entry_id, fields, line):
+            if fix.safe and not any(_overlaps(e, c) for e in fix.edits for c in chosen):
+                chosen += fix.edits
+                break
+    if not chosen:
+        return None
+    chosen.sort(key=lambda e: (e.start_line, e.start_col))
+    return types.CodeAction(
+        title="jaxerr: apply all safe fixes", kind=FIX_ALL, edit=_edit(request, chosen)
+    )
+
+
+def _overlaps(a: FixEdit, b: FixEdit) -> bool:
+    return (a.start_line, a.start_col) < (b.end_line, b.end_col) and (b.start_line, b.start_col) < (
+        a.end_line,
+        a.end_col,
+    )
+
+
+def _rewrites(request: Request) -> list[types.CodeAction]:
+    fixes = _api()
+    if fixes is None:
+        return []
+    ctx = fixes.FixContext(request.source, request.line, request.column)
+    proposals: list[ProposedFix] = fixes.fixes_at_cursor(ctx)
+    return [
+        types.CodeAction(
+            title=fix.title,
+            kind=types.CodeActionKind.RefactorRewrite,
+            edit=_edit(request, fix.edits),
+        )
+        for fix in proposals
+    ]

@@ -1,0 +1,196 @@
+"""The server's state and the work behind its handlers; `server.py` only wires LSP methods here.
+
+Everything that reads or changes the diagnostics store runs on the event loop; parsing, matching
+and jedi run in worker threads and hand back immutable results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from jaxerr_ls import __version__
+from jaxerr_ls.diagnostics import Store, items_for
+from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
+from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
+from jaxerr_ls.resolve import scan_imports
+from jaxerr_ls.tracebacks.locate import Workspace, read_lines
+
+if TYPE_CHECKING:  # imported in worker threads, after `initialize` has been answered
+    from jaxerr_ls.catalog import Catalog, Matcher
+
+log = logging.getLogger("jaxerr_ls")
+
+COMMAND_ORIGIN = "command"
+POLL_SECONDS = 1.0
+
+
+class JaxerrServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("jaxerr-ls", __version__, max_workers=4)
+        self.store = Store()
+        self._catalog: Future[Catalog] | None = None
+        self._matcher: Matcher | None = None
+        self._matcher_lock = threading.Lock()
+        self._imports: dict[str, tuple[int | None, Mapping[str, str]]] = {}
+        self._stamps: dict[str, Stamp] = {}
+        self._latest: dict[str, int] = {}
+        self._poller: asyncio.Task[None] | None = None
+        self._scanning = asyncio.Lock()
+
+    # -- catalog, loaded once in the background so that `initialize` answers at once --
+    def catalog_future(self) -> Future[Catalog]:
+        if self._catalog is None:
+            self._catalog = self.thread_pool.submit(self._load_catalog)
+        return self._catalog
+
+    @staticmethod
+    def _load_catalog() -> Catalog:
+        from jaxerr_ls.catalog import load_catalog
+
+        catalog = load_catalog()
+        where = catalog.source or "no index (curated entries only)"
+        log.info(
+            "catalog: %d entries, JAX %s, index %s",
+            len(catalog.entries),
+            catalog.jax_version or "?",
+            where,
+        )
+        for problem in catalog.problems[:20]:
+            log.warning("catalog: %s", problem)
+        return catalog
+
+    async def catalog(self) -> Catalog:
+        return await asyncio.wrap_future(self.catalog_future())
+
+    def matcher(self) -> Matcher:
+        """Built on first use, in a worker thread (compiling thousands of templates)."""
+        with self._matcher_lock:
+            if self._matcher is None:
+                from jaxerr_ls.catalog import Matcher
+
+                self._matcher = Matcher(self.catalog_future().result())
+            return self._matcher
+
+    # -- documents --
+    def bindings(self, uri: str, version: int | None, source: str) -> Mapping[str, str]:
+        cached = self._imports.get(uri)
+        if cached is None or cached[0] != version or version is None:
+            cached = (version, scan_imports(source))
+            self._imports[uri] = cached
+        return cached[1]
+
+    def open_sources(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for uri, doc in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path is not None:
+                out[str(Path(path).resolve())] = doc.source
+        return out
+
+    def lines_of(self, uri: str) -> Lines:
+        for open_uri, doc in self.workspace.text_documents.items():
+            if open_uri == uri or norm_uri(open_uri) == uri:
+                lines: Lines = doc.lines
+                return lines
+        path = to_fs_path(uri)
+        return (read_lines(Path(path)) or []) if path else []
+
+    def folders(self) -> list[Path]:
+        found = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
+        if not found and self.workspace.root_path:
+            found = [self.workspace.root_path]
+        return [Path(p) for p in found if p]
+
+    # -- tracebacks -> diagnostics --
+    def _root_for(self, text: str, root: str | None) -> Path | None:
+        if root:
+            return Path(root)
+        folders = self.folders()
+        return next((f for f in folders if str(f) in text), folders[0] if folders else None)
+
+    async def explain(self, text: str, root: str | None, origin: str) -> list[dict[str, Any]]:
+        """Explain the text, replace the origin's diagnostics, return `explain --json` objects."""
+        number = self._latest.get(origin, 0) + 1
+        self._latest[origin] = number
+        where = self._root_for(text, root)
+        sources = self.open_sources()
+
+        def reader(path: Path) -> list[str] | None:
+            source = sources.get(str(path.resolve()))
+            return source.splitlines() if source is not None else read_lines(path)
+
+        def work() -> tuple[list[dict[str, Any]], Any]:
+            from jaxerr_ls.explain import explain_text
+
+            workspace = Workspace(where or Path.cwd())
+            explanations = explain_text(text, self.matcher(), reader=reader, workspace=workspace)
+            items = items_for(explanations, workspace, reader, origin, path_uri)
+            return [e.to_json() for e in explanations], items
+
+        loop = asyncio.get_running_loop()
+        result, items = await loop.run_in_executor(self.thread_pool, work)
+        if self._latest.get(origin) == number:  # a newer call for this origin already won
+            self.set_store(self.store.replace_origin(origin, items))
+        return result
+
+    def set_store(self, store: Store) -> None:
+        touched = self.store.uris | store.uris
+        self.store = store
+        self.sync(touched)
+
+    def pulls(self) -> bool:
+        text = self.client_capabilities.text_document
+        return text is not None and text.diagnostic is not None
+
+    def sync(self, uris: frozenset[str]) -> None:
+        """Tell the client: ask it to pull again, or push the URIs' diagnostics."""
+        if self.pulls():
+            workspace = self.client_capabilities.workspace
+            diagnostics = workspace.diagnostics if workspace else None
+            if diagnostics is not None and diagnostics.refresh_support:
+                self.workspace_diagnostic_refresh(None)
+            return
+        for uri in sorted(uris):
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=self.diagnostics(uri))
+            )
+
+    def diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        codec = self.workspace.position_codec
+        return [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+
+    # -- .jaxerr/*.txt --
+    def start_polling(self) -> None:
+        if self._poller is None:
+            self._poller = asyncio.ensure_future(self._poll())
+
+    async def _poll(self) -> None:
+        while True:
+            try:
+                await self.rescan()
+            except Exception:  # noqa: BLE001 - a bad file must not stop the watcher
+                log.exception("scanning .jaxerr failed")
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def rescan(self) -> None:
+        async with self._scanning:
+            now = scan(self.folders())
+            changes = diff(self._stamps, now)
+            self._stamps = now
+            for path in changes.removed:
+                self.set_store(self.store.replace_origin(path, ()))
+            for path in changes.changed:
+                text = read_text(path)
+                if text is not None:
+                    log.info("reading %s", path)
+                    await self.explain(text, str(Path(path).parent.parent), path)

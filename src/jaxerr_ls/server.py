@@ -1,0 +1,167 @@
+"""The language server: LSP methods wired to the core, positions converted here and nowhere else.
+
+Each handler is a few lines; the work lives in `jaxerr_ls.lsp.*` and the pure core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from lsprotocol import types
+
+from jaxerr_ls.lsp import actions
+from jaxerr_ls.lsp.convert import norm_uri, to_changes
+from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
+from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log
+from jaxerr_ls.lsp.watch import GLOB
+
+server = JaxerrServer()
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
+    ls.catalog_future()
+    watched = ls.client_capabilities.workspace
+    files = watched.did_change_watched_files if watched else None
+    if files is not None and files.dynamic_registration:
+        watcher = types.FileSystemWatcher(glob_pattern=GLOB)
+        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=[watcher])
+        registration = types.Registration(
+            id="jaxerr-watch",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams([registration]))
+        except Exception as exc:  # noqa: BLE001 - polling still finds the files
+            log.info("file watching not registered (%s); polling only", exc)
+    ls.start_polling()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def watched_files(ls: JaxerrServer, params: types.DidChangeWatchedFilesParams) -> None:
+    await ls.rescan()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+async def folders_changed(ls: JaxerrServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    await ls.rescan()
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | None:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    lines, where = doc.lines, doc.position_from_client_units(params.position)
+    catalog = await ls.catalog()
+    bindings = ls.bindings(doc.uri, doc.version, doc.source)
+    target = fast_target(lines, where.line, where.character, bindings, catalog.by_api)
+    if target is None:
+        return None
+    api = target.api
+    if api is None and target.ask_jedi:
+        from jaxerr_ls.resolve.infer import infer_names
+
+        root = str(ls.folders()[0]) if ls.folders() else None
+        job = (doc.source, doc.path, root, where.line, where.character)
+        names = await asyncio.get_running_loop().run_in_executor(ls.thread_pool, infer_names, *job)
+        api = inferred_api(names, catalog.by_api)
+    if api is None:
+        return None
+    markdown = markdown_supported(ls.client_capabilities)
+    return hover_result(target, api, catalog, markdown, lines, doc.position_codec)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = norm_uri(params.text_document.uri)
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    edited = ls.store.edited(uri, to_changes(params.content_changes), lines)
+    if edited is not ls.store:
+        ls.set_store(edited)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_DIAGNOSTIC,
+    types.DiagnosticOptions(
+        identifier="jaxerr", inter_file_dependencies=False, workspace_diagnostics=False
+    ),
+)
+def pull(
+    ls: JaxerrServer, params: types.DocumentDiagnosticParams
+) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}"
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    items = ls.diagnostics(norm_uri(doc.uri))
+    return types.FullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=list(actions.KINDS))
+)
+async def code_action(
+    ls: JaxerrServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    start = doc.position_from_client_units(params.range.start)
+    uri = norm_uri(doc.uri)
+    request = actions.Request(
+        uri=doc.uri,
+        source=doc.source,
+        lines=doc.lines,
+        codec=doc.position_codec,
+        line=start.line,
+        column=start.character,
+        diagnostics=tuple(d for d in params.context.diagnostics if actions.data_of(d)),
+        stored=tuple(
+            (i.entry_id, i.fields, i.span.line) for i in ls.store.for_uri(uri) if i.entry_id
+        ),
+        only=tuple(params.context.only) if params.context.only is not None else None,
+    )
+    catalog = await ls.catalog()
+    loop = asyncio.get_running_loop()
+    return (
+        await loop.run_in_executor(ls.thread_pool, actions.code_actions, request, catalog) or None
+    )
+
+
+@server.command("jaxerr.explainTraceback")
+async def explain_traceback(ls: JaxerrServer, *args: Any) -> list[dict[str, Any]]:
+    if not args:
+        raise ValueError("jaxerr.explainTraceback needs the traceback text")
+    first = args[0]
+    if isinstance(first, dict):
+        text, root = first.get("text"), first.get("root")
+    else:
+        text, root = first, None
+    if not isinstance(text, str) or not (root is None or isinstance(root, str)):
+        raise TypeError("expected [text] or [{'text': str, 'root': str | None}]")
+    return await ls.explain(text, root, COMMAND_ORIGIN)
+
+
+@server.command("jaxerr.clearDiagnostics")
+def clear_diagnostics(ls: JaxerrServer, *args: Any) -> None:
+    ls.set_store(ls.store.clear())
+
+
+def start(tcp: str | None = None, verbose: int = 0) -> int:
+    """Serve on stdio (default) or on TCP `HOST:PORT`; logs go to stderr."""
+    # pygls logs every message at INFO: only with -vv.
+    theirs = logging.DEBUG if verbose > 1 else logging.WARNING
+    logging.basicConfig(
+        stream=sys.stderr, level=theirs, format="%(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("jaxerr_ls").setLevel(logging.DEBUG if verbose else logging.INFO)
+    if tcp is None:
+        server.start_io()
+        return 0
+    host, _, port = tcp.rpartition(":")
+    if not port.isdigit():
+        print(f"jaxerr-ls: --tcp wants HOST:PORT, not {tcp!r}", file=sys.stderr)
+        return 2
+    server.start_tcp(host or "127.0.0.1", int(port))
+    return 0

@@ -54,7 +54,9 @@ def test_inline_shard_map_call() -> None:
 
 
 def test_aliases_and_from_imports() -> None:
-    source = "import jax as jx\nfrom jax import shard_map\nf = shard_map(body, mesh=m, out_specs=s)\n"
+    source = (
+        "import jax as jx\nfrom jax import shard_map\nf = shard_map(body, mesh=m, out_specs=s)\n"
+    )
     assert fixed("wrap-jit", source, "f =") == (
         "import jax as jx\nfrom jax import shard_map\nf = jx.jit(shard_map(body, mesh=m, out_specs=s))\n"
     )
@@ -68,7 +70,7 @@ def test_from_import_jit_is_used() -> None:
 
 
 def test_decorated_shard_map_gets_jit_on_top() -> None:
-    source = '''\
+    source = """\
 import jax
 from functools import partial
 
@@ -80,7 +82,7 @@ def body(x):
 
 
 print(body(x))
-'''
+"""
     expected = source.replace("\n@partial", "\n@jax.jit\n@partial")
     assert fixed("wrap-jit", source, "ref = jax.new_ref") == expected
     assert fixed("wrap-jit", source, "print(body(") == expected
@@ -124,7 +126,10 @@ def test_not_offered_when_jax_means_something_else() -> None:
 def test_as_a_refactoring_only_on_the_def_line() -> None:
     source = "import jax\n\ndef g(x):\n    return x\n"
     assert "wrap-jit" not in at_cursor(source, "return x", "x")
-    assert at_cursor(source, "def g", "g")["wrap-jit"] == "import jax\n\n@jax.jit\ndef g(x):\n    return x\n"
+    assert (
+        at_cursor(source, "def g", "g")["wrap-jit"]
+        == "import jax\n\n@jax.jit\ndef g(x):\n    return x\n"
+    )
 
 
 def test_twice_changes_nothing() -> None:

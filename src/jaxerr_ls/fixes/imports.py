@@ -97,7 +97,7 @@ def scan_imports(module: Node, source: str) -> Imports:
 
 
 def _module_names(module: Node) -> frozenset[str]:
-    """Names a module's own statements bind (`jax = ...`, `def jnp`), which an import would shadow."""
+    """Names the module's own statements bind (`jax = ...`, `def jnp`): an import would clash."""
     names: set[str] = set()
     for stmt in module.children:
         node = stmt.children[0] if stmt.type == "simple_stmt" else stmt
@@ -168,7 +168,9 @@ def spell_or_import(
     if module_alias is not None:
         module, alias = module_alias
         direct = any(
-            target == module or target.startswith(module + ".") or module.startswith(target + ".")
+            target == module
+            or target.startswith(module + ".")
+            or module.startswith(target + ".")
             and target != "jax"
             for target in imports.bindings.values()
         )

@@ -176,16 +176,15 @@ def _propose(
 
 
 def add_keyword(call: Call, text: str) -> TextEdit:
+    """Append `text` as the call's last argument, keeping a trailing-comma style."""
     args = call.args()
     close = call.trailer.children[-1]
     if not args:
         return insert(close.start, text)
     last = call.trailer.children[1]
-    trailing_comma = last.type == "arglist" and last.children[-1].is_op(",")
-    return insert(
-        args[-1].node.end,
-        (" " if trailing_comma else ", ") + text + ("," if trailing_comma else ""),
-    )
+    if last.type == "arglist" and last.children[-1].is_op(","):
+        return insert(last.children[-1].end, f" {text},")
+    return insert(args[-1].node.end, f", {text}")
 
 
 def _extend(value: Node, item: str) -> TextEdit | None:

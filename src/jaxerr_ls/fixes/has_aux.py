@@ -25,6 +25,13 @@ HAS_AUX_NAMES = frozenset(
 )
 
 
+# Expressions that evaluate to a number/array/bool, never to a tuple.
+_NOT_TUPLES = frozenset(
+    {"number", "string", "atom", "arith_expr", "term", "factor", "power", "comparison"}
+    | {"not_test", "and_test", "or_test", "shift_expr", "and_expr", "xor_expr", "expr"}
+)
+
+
 def returns_pair(funcdef: Node) -> bool | None:
     """True when every `return` gives a 2-tuple; False when one clearly does not; else None."""
     verdicts: list[bool | None] = []
@@ -43,7 +50,7 @@ def returns_pair(funcdef: Node) -> bool | None:
                     and len([c for c in inner.children if not c.is_op(",")]) == 2
                 )
                 verdicts.append(True if pair else None)
-            elif value.type in ("number", "string", "atom"):
+            elif value.type in _NOT_TUPLES:
                 verdicts.append(False)
             else:
                 verdicts.append(None)

@@ -39,10 +39,13 @@ def _branch(stmt: Node | None) -> tuple[str, Node] | None:
         return None
     kids = stmt.children
     if stmt.type == "return_stmt" and len(kids) == 2:
-        return "return", kids[1]
-    if stmt.type == "expr_stmt" and len(kids) == 3 and kids[1].is_op("=") and kids[0].is_name():
-        return kids[0].value, kids[2]
-    return None
+        found = ("return", kids[1])
+    elif stmt.type == "expr_stmt" and len(kids) == 3 and kids[1].is_op("=") and kids[0].is_name():
+        found = (kids[0].value, kids[2])
+    else:
+        return None
+    # jnp.where would stack a tuple into one array: a different result, not a faithful rewrite.
+    return None if found[1].type in ("testlist", "testlist_star_expr") else found
 
 
 def _has_comment(node: Node, start: Pos) -> bool:

@@ -39,7 +39,9 @@ class Skip:
 
 
 _PERCENT = re.compile(
-    r"%(?:\((?P<key>[^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[diouxXeEfFgGcrsa%])"
+    r"%(?:\((?P<key>[^)]*)\))?"  # %(name)s
+    r"[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?"  # flags, width, precision
+    r"(?P<kind>[diouxXeEfFgGcrsa%])"
 )
 _TEMPLATE_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
@@ -155,9 +157,9 @@ def _percent(node: ast.BinOp, lookup: Lookup, depth: int) -> list[Piece] | Skip:
     if isinstance(right, ast.Tuple):
         positional = list(right.elts)
     elif isinstance(right, ast.Dict):
-        for key, value in zip(right.keys, right.values, strict=True):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                keyed[key.value] = value
+        for key_node, value_node in zip(right.keys, right.values, strict=True):
+            if isinstance(key_node, ast.Constant) and isinstance(key_node.value, str):
+                keyed[key_node.value] = value_node
     elif len(specs) == 1:
         positional = [right]
     pieces: list[Piece] = []

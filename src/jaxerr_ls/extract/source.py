@@ -1,4 +1,4 @@
-"""Reading a JAX release as text: a source tree, an installed package or a wheel (never imported)."""
+"""A JAX release read as text from a source tree, installed package or wheel (never imported)."""
 
 from __future__ import annotations
 
@@ -34,20 +34,16 @@ def read_source(path: Path) -> Source:
         return _from_wheel(path)
     for candidate in (path, path / "jax"):
         if (candidate / "version.py").is_file() and (candidate / "__init__.py").is_file():
-            return _from_directory(candidate, label=_directory_label(path))
+            return _from_directory(candidate)
     raise SourceError(f"{path}: no jax package (jax/version.py) found there")
 
 
-def _directory_label(path: Path) -> str:
-    return path.resolve().name
-
-
-def _from_directory(package: Path, label: str) -> Source:
+def _from_directory(package: Path) -> Source:
     files: dict[str, str] = {}
     for file in sorted(package.rglob("*.py")):
         relative = PurePosixPath("jax", *file.relative_to(package).parts)
         files[str(relative)] = file.read_text(encoding="utf-8", errors="replace")
-    return _source(files, label)
+    return _source(files, None)
 
 
 def _from_wheel(wheel: Path) -> Source:
@@ -59,14 +55,18 @@ def _from_wheel(wheel: Path) -> Source:
     return _source(files, wheel.name)
 
 
-def _source(files: dict[str, str], label: str) -> Source:
+def _source(files: dict[str, str], label: str | None) -> Source:
+    """`label` None: a directory, named by version so the output does not depend on the path."""
+    where = label or "source tree"
     version_text = files.get("jax/version.py")
     if version_text is None:
-        raise SourceError(f"{label}: jax/version.py is missing")
+        raise SourceError(f"{where}: jax/version.py is missing")
     found = _VERSION.search(version_text)
     if found is None:
-        raise SourceError(f"{label}: no _version = '...' in jax/version.py")
-    return Source(version=found.group(1), label=label, files=MappingProxyType(files))
+        raise SourceError(f"{where}: no _version = '...' in jax/version.py")
+    version = found.group(1)
+    name = label or f"jax-{version} source tree"
+    return Source(version=version, label=name, files=MappingProxyType(files))
 
 
 def module_name(relative: str) -> str:

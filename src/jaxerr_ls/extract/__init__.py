@@ -1,0 +1,168 @@
+"""`jaxerr-ls catalog extract`: JAX's raise sites, read from its source (never imported)."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxerr_ls.extract.apis import Resolver, build_graph, public_roots, reach
+from jaxerr_ls.extract.index import (
+    IndexedError,
+    group_errors,
+    render_index,
+    site_apis,
+    skip_counts,
+)
+from jaxerr_ls.extract.sites import RaiseSite, Skipped
+from jaxerr_ls.extract.source import Source, SourceError, read_source
+from jaxerr_ls.extract.walk import ModuleFacts, analyse
+
+__all__ = ["Extraction", "extract", "extract_source", "main"]
+
+# Below this many files a process pool costs more than it saves.
+_POOL_MIN_FILES = 64
+
+
+@dataclass(frozen=True)
+class Extraction:
+    version: str
+    source: str
+    errors: tuple[IndexedError, ...]
+    sites: tuple[RaiseSite, ...]
+    skipped: tuple[Skipped, ...]
+    public_apis: int  # public names found (functions, classes, methods)
+
+    @property
+    def skip_counts(self) -> dict[str, int]:
+        return skip_counts(self.skipped)
+
+    def apis_with_errors(self) -> set[str]:
+        return {api for error in self.errors for api in error.apis}
+
+    def render(self) -> str:
+        return render_index(self.version, self.source, self.errors, self.skip_counts)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Thousands of live syntax trees make the cyclic collector dominate; nothing here cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _analyse_batch(items: list[tuple[str, str]]) -> list[ModuleFacts | str]:
+    with _no_gc():
+        return [analyse(relative, text) for relative, text in items]
+
+
+def _analyse_all(source: Source, jobs: int) -> list[tuple[str, ModuleFacts | str]]:
+    items = sorted(source.files.items())
+    if jobs <= 1 or len(items) < _POOL_MIN_FILES:
+        return list(zip([r for r, _ in items], _analyse_batch(items), strict=True))
+    # Interleaved batches balance big and small files across workers; order is restored below.
+    batches = [items[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(_analyse_batch, batches))
+    out = [
+        (relative, fact)
+        for batch, facts in zip(batches, results, strict=True)
+        for (relative, _), fact in zip(batch, facts, strict=True)
+    ]
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def extract_source(source: Source, jobs: int = 2) -> Extraction:
+    analysed = _analyse_all(source, jobs)
+    modules: dict[str, ModuleFacts] = {}
+    skipped: list[Skipped] = []
+    for relative, facts in analysed:
+        if isinstance(facts, str):
+            skipped.append(Skipped(relative, 1, f"file not parsed ({facts.split(':', 1)[0]})"))
+            continue
+        modules[facts.module] = facts
+        skipped.extend(facts.skipped)
+    with _no_gc():
+        resolver = Resolver(modules)
+        graph = build_graph(modules, resolver)
+        roots = public_roots(modules, resolver)
+        reached = reach(graph, roots)
+    sites = tuple(sorted((s for m in modules.values() for s in m.sites), key=_site_key))
+    errors = tuple(group_errors(site_apis(sites, reached, roots)))
+    return Extraction(
+        version=source.version,
+        source=source.label,
+        errors=errors,
+        sites=sites,
+        skipped=tuple(sorted(skipped, key=lambda s: (s.file, s.line))),
+        public_apis=len({api for apis in roots.values() for api in apis}),
+    )
+
+
+def _site_key(site: RaiseSite) -> tuple[str, int]:
+    return (site.file, site.line)
+
+
+def extract(path: Path, jobs: int = 2) -> Extraction:
+    return extract_source(read_source(path), jobs)
+
+
+def default_out(version: str) -> Path:
+    """`catalog/index/` of this repository when running from a checkout, else under the cwd."""
+    repo = Path(__file__).resolve().parents[3]
+    base = repo if (repo / "pyproject.toml").is_file() and (repo / "catalog").is_dir() else Path()
+    return base / "catalog" / "index" / f"jax-{version}.json"
+
+
+def summary(result: Extraction, seconds: float, examples: int = 3) -> str:
+    templates = len(result.errors)
+    classes = len({e.exception for e in result.errors})
+    lines = [
+        f"JAX {result.version} from {result.source}",
+        f"  raise sites with a literal message: {len(result.sites)}",
+        f"  distinct templates: {templates}",
+        f"  exception classes: {classes}",
+        f"  public APIs reaching >= 1 error: {len(result.apis_with_errors())}"
+        f" (of {result.public_apis} public names found)",
+        f"  skipped: {len(result.skipped)} raise statements",
+    ]
+    for reason, count in sorted(result.skip_counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        seen = [f"{s.file}:{s.line}" for s in result.skipped if s.reason == reason][:examples]
+        lines.append(f"    {count:5d}  {reason}  (e.g. {', '.join(seen)})")
+    lines.append(f"  took {seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="jaxerr-ls catalog extract",
+        description="Index every raise with a literal message in a JAX source tree, "
+        "installed jax package directory or jax wheel.",
+    )
+    parser.add_argument("--from", dest="source", required=True, type=Path, metavar="PATH")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    started = time.perf_counter()
+    try:
+        result = extract(args.source, jobs=args.jobs)
+    except (SourceError, OSError) as exc:
+        print(f"jaxerr-ls catalog extract: {exc}", file=sys.stderr)
+        return 2
+    out: Path = args.out or default_out(result.version)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result.render(), encoding="utf-8")
+    print(summary(result, time.perf_counter() - started))
+    print(f"  wrote {out}")
+    return 0

@@ -1,0 +1,113 @@
+"""Raise sites + API reach -> the index document (`catalog/index/jax-<version>.json`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from jaxerr_ls.extract.apis import Node
+from jaxerr_ls.extract.sites import RaiseSite, Skipped
+from jaxerr_ls.extract.source import module_name
+
+FORMAT = 1
+GENERATOR = "jaxerr-ls catalog extract"
+TITLE_LIMIT = 80
+_CLAUSE_END = re.compile(r"(?<=[^.\s])(?:[.;:!?](?=\s|$))|\n")
+
+
+@dataclass(frozen=True)
+class IndexedError:
+    id: str
+    exception: str
+    message: str
+    title: str
+    apis: tuple[str, ...]
+    raised_at: tuple[RaiseSite, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "exception": self.exception,
+            "message": self.message,
+            "title": self.title,
+            "apis": list(self.apis),
+            "raised_at": [
+                {"file": s.file, "line": s.line, "function": s.function} for s in self.raised_at
+            ],
+        }
+
+
+def error_id(exception: str, template: str) -> str:
+    digest = hashlib.sha1(f"{exception}\0{template}".encode()).hexdigest()
+    return f"jax-{digest[:8]}"
+
+
+def title_of(template: str) -> str:
+    """The first clause of the message, at most 80 characters, cut at a word."""
+    text = template.strip()
+    found = _CLAUSE_END.search(text)
+    clause = (text[: found.start()] if found else text).strip()
+    clause = re.sub(r"\s+", " ", clause)
+    if len(clause) <= TITLE_LIMIT:
+        return clause
+    cut = clause[: TITLE_LIMIT - 1]
+    if " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,") + "…"
+
+
+def site_apis(
+    sites: Iterable[RaiseSite], reached: Mapping[Node, set[str]], roots: Mapping[Node, set[str]]
+) -> dict[RaiseSite, frozenset[str]]:
+    """The APIs reaching each site's function, plus the export a module is named after
+    (`jax/_src/shard_map.py` -> `jax.shard_map`): such a module is that API's machinery, much of
+    it reached only through tables (eager rules, lowerings) that calls cannot show."""
+    out: dict[RaiseSite, frozenset[str]] = {}
+    for site in sites:
+        module = module_name(site.file)
+        namesake = roots.get((module, module.rsplit(".", 1)[-1]), set())
+        out[site] = frozenset(reached.get((module, site.function), set()) | namesake)
+    return out
+
+
+def group_errors(apis_by_site: Mapping[RaiseSite, frozenset[str]]) -> list[IndexedError]:
+    groups: dict[tuple[str, str], list[RaiseSite]] = {}
+    for site in apis_by_site:
+        groups.setdefault((site.exception, site.template), []).append(site)
+    errors = []
+    for (exception, template), members in groups.items():
+        apis: set[str] = set()
+        for site in members:
+            apis |= apis_by_site[site]
+        errors.append(
+            IndexedError(
+                id=error_id(exception, template),
+                exception=exception,
+                message=template,
+                title=title_of(template),
+                apis=tuple(sorted(apis)),
+                raised_at=tuple(sorted(members, key=lambda s: (s.file, s.line))),
+            )
+        )
+    return sorted(errors, key=lambda e: (e.id, e.exception, e.message))
+
+
+def skip_counts(skipped: Iterable[Skipped]) -> dict[str, int]:
+    counts = Counter(s.reason for s in skipped)
+    return dict(sorted(counts.items()))
+
+
+def render_index(
+    version: str, source: str, errors: Iterable[IndexedError], skipped: Mapping[str, int]
+) -> str:
+    """Compact JSON with one error per line: small, and diffs read error by error."""
+    head = {"format": FORMAT, "jax_version": version, "generator": GENERATOR, "source": source}
+    lines = ["{" + json.dumps(head, ensure_ascii=False)[1:-1] + ',\n "errors": [']
+    rows = [json.dumps(e.to_json(), ensure_ascii=False, separators=(",", ":")) for e in errors]
+    lines.append(",\n".join("  " + row for row in rows))
+    lines.append(" ],\n" + ' "skipped": ' + json.dumps(dict(skipped), ensure_ascii=False) + "\n}\n")
+    return "\n".join(lines)

@@ -1,0 +1,390 @@
+"""One pass over a module's syntax tree: its raise sites and the facts API reach needs.
+
+The pass is iterative (JAX has long `+` chains that would exhaust recursion) and keeps only
+small frozen facts, so trees can be dropped as soon as a file is done.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import cast
+
+from jaxerr_ls.extract.messages import Lookup
+from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
+from jaxerr_ls.extract.source import module_name
+
+Chain = tuple[str, ...]  # `lax.reshape` -> ("lax", "reshape")
+Import = tuple[str, "str | None"]  # (module, attribute) or (module, None) for `import m as x`
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    qualname: str
+    parent: str | None  # the enclosing function, for nested defs
+    klass: str | None  # the enclosing class, for methods
+    calls: frozenset[Chain]
+    refs: frozenset[Chain]  # names used but not called (callbacks, rules passed along)
+    local_defs: frozenset[str]
+    local_names: frozenset[str]  # every name bound here (shadows module names)
+
+
+@dataclass(frozen=True)
+class ModuleFacts:
+    file: str
+    module: str
+    is_package: bool
+    defs: Mapping[str, str]  # top-level name -> "def" | "class"
+    methods: Mapping[str, frozenset[str]]  # class qualname -> its method names
+    imports: Mapping[str, Import]
+    aliases: Mapping[str, Chain]  # `x = y.z` or `x = partial(y.z, ...)` at module level
+    variables: frozenset[str]
+    renamed: frozenset[str]  # names bound by `import ... as name` (how JAX re-exports)
+    all_names: tuple[str, ...] | None
+    registrations: tuple[frozenset[Chain], ...]  # module-level statements naming a `*_p`
+    functions: tuple[FunctionFacts, ...]
+    sites: tuple[RaiseSite, ...]
+    skipped: tuple[Skipped, ...]
+
+
+Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
+Item = tuple[ast.AST, "_Scope", Blocks]
+
+
+@dataclass(frozen=True)
+class _Binding:
+    line: int
+    value: ast.expr | None  # the value of a plain `name = value`, else None
+    blocks: Blocks
+
+
+@dataclass
+class _Scope:
+    """Mutable while the pass runs; frozen into FunctionFacts after it."""
+
+    qualname: str
+    kind: str  # "module" | "class" | "function"
+    parent: _Scope | None
+    klass: str | None = None
+    calls: set[Chain] = field(default_factory=set)
+    refs: set[Chain] = field(default_factory=set)
+    local_defs: set[str] = field(default_factory=set)
+    bindings: dict[str, list[_Binding]] = field(default_factory=dict)
+
+    def bind(self, name: str, line: int, blocks: Blocks, value: ast.expr | None = None) -> None:
+        self.bindings.setdefault(name, []).append(_Binding(line, value, blocks))
+
+    def child_qualname(self, name: str) -> str:
+        if self.kind == "module":
+            return name
+        return (
+            f"{self.qualname}.{name}"
+            if self.kind == "class"
+            else f"{self.qualname}.<locals>.{name}"
+        )
+
+
+def chain_of(node: ast.expr) -> Chain | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return tuple(reversed(parts))
+
+
+def analyse(relative: str, text: str) -> ModuleFacts | str:
+    """Facts of one file, or why it could not be read."""
+    try:
+        tree = ast.parse(text, filename=relative)
+    except SyntaxError as exc:
+        return f"syntax error: {exc.msg} (line {exc.lineno})"
+    return _Pass(relative).run(tree)
+
+
+# Leaves and operator tokens: nothing under them names a function or raises.
+_LEAVES = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+_BLOCK_OWNERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _children(node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
+    """Child nodes; a statement's bodies open blocks (`msg = ...` must enclose its raise)."""
+    owner = isinstance(node, _BLOCK_OWNERS)
+    out: list[Item] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            inner = blocks
+            if owner and value and isinstance(value[0], ast.stmt):
+                inner = blocks + (id(value),)
+            out.extend(
+                (item, scope, inner)
+                for item in value
+                if isinstance(item, ast.AST) and not isinstance(item, _LEAVES)
+            )
+        elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+            out.append((value, scope, blocks))
+    return out
+
+
+class _Pass:
+    def __init__(self, relative: str) -> None:
+        self.relative = relative
+        self.module = module_name(relative)
+        self.is_package = relative.endswith("/__init__.py")
+        self.scopes: list[_Scope] = []
+        self.raises: list[tuple[ast.Raise, _Scope, Blocks]] = []
+        self.methods: dict[str, set[str]] = {}
+        self.imports: dict[str, Import] = {}
+        self.renamed: set[str] = set()
+
+    def run(self, tree: ast.Module) -> ModuleFacts:
+        top = _Scope(MODULE_SCOPE, "module", None)
+        stack: list[Item] = [(n, top, ()) for n in reversed(tree.body)]
+        while stack:
+            node, scope, blocks = stack.pop()
+            stack.extend(reversed(self._visit(node, scope, blocks)))
+        sites: list[RaiseSite] = []
+        skipped: list[Skipped] = []
+        for node, scope, blocks in self.raises:
+            lookup = _lookup(scope, node.lineno, blocks)
+            found = site_of(self.relative, node, scope.qualname, lookup)
+            if isinstance(found, RaiseSite):
+                sites.append(found)
+            else:
+                skipped.append(found)
+        defs = {n.name: "class" if isinstance(n, ast.ClassDef) else "def" for n in _defs(tree.body)}
+        return ModuleFacts(
+            file=self.relative,
+            module=self.module,
+            is_package=self.is_package,
+            defs=defs,
+            methods={k: frozenset(v) for k, v in self.methods.items()},
+            imports=self.imports,
+            aliases=_aliases(tree.body),
+            variables=frozenset(n for n in top.bindings if n not in defs and n not in self.imports),
+            renamed=frozenset(self.renamed),
+            all_names=_all_names(tree.body),
+            registrations=_registrations(tree.body),
+            functions=tuple(
+                FunctionFacts(
+                    qualname=s.qualname,
+                    parent=s.parent.qualname if s.parent and s.parent.kind == "function" else None,
+                    klass=s.klass,
+                    calls=frozenset(s.calls),
+                    refs=frozenset(s.refs),
+                    local_defs=frozenset(s.local_defs),
+                    local_names=frozenset(s.bindings),
+                )
+                for s in self.scopes
+            ),
+            sites=tuple(sites),
+            skipped=tuple(skipped),
+        )
+
+    def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
+        """Handle one node; return its children to visit, each with its scope."""
+        kind = type(node)
+        if kind is ast.Name:
+            name = cast(ast.Name, node)
+            if type(name.ctx) is ast.Load:
+                scope.refs.add((name.id,))
+            else:
+                scope.bind(name.id, name.lineno, blocks)
+            return []
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return self._function(node, scope, blocks)
+        if isinstance(node, ast.ClassDef):
+            scope.bind(node.name, line, blocks)
+            inner = _Scope(scope.child_qualname(node.name), "class", scope)
+            outer = [*node.decorator_list, *node.bases, *node.keywords]
+            body = blocks + (id(node.body),)
+            return [(n, scope, blocks) for n in outer] + [(n, inner, body) for n in node.body]
+        if isinstance(node, ast.Raise):
+            self.raises.append((node, scope, blocks))
+        elif isinstance(node, ast.Call):
+            chain = chain_of(node.func)
+            if chain is not None:
+                scope.calls.add(chain)
+                return [(n, scope, blocks) for n in (*node.args, *node.keywords)]
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            chain = chain_of(node)
+            if chain is not None:
+                scope.refs.add(chain)
+                return []
+        elif isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if len(node.targets) == 1 and isinstance(target, ast.Name):
+                scope.bind(target.id, line, blocks, node.value)
+                return [(node.value, scope, blocks)]
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            scope.bind(node.name, line, blocks)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            self._import(node, scope, blocks)
+            return []
+        return _children(node, scope, blocks)
+
+    def _function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, blocks: Blocks
+    ) -> list[Item]:
+        scope.bind(node.name, node.lineno, blocks)
+        if scope.kind == "function":
+            scope.local_defs.add(node.name)
+        klass = scope.qualname if scope.kind == "class" else None
+        if klass is not None:
+            self.methods.setdefault(klass, set()).add(node.name)
+        inner = _Scope(scope.child_qualname(node.name), "function", scope, klass=klass)
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None:
+                inner.bind(arg.arg, node.lineno, ())
+        self.scopes.append(inner)
+        outer = [*node.decorator_list, *args.defaults, *(d for d in args.kw_defaults if d)]
+        body = (id(node.body),)
+        return [(n, scope, blocks) for n in outer] + [(n, inner, body) for n in node.body]
+
+    def _import(self, node: ast.Import | ast.ImportFrom, scope: _Scope, blocks: Blocks) -> None:
+        for alias in node.names:
+            if isinstance(node, ast.Import):
+                local = alias.asname or alias.name.split(".", 1)[0]
+                target: Import = (alias.name if alias.asname else local, None)
+            else:
+                local = alias.asname or alias.name
+                target = (self._from_module(node), alias.name)
+            scope.bind(local, node.lineno, blocks)
+            if scope.kind == "module" and alias.name != "*":
+                self.imports[local] = target
+                if alias.asname is not None:
+                    self.renamed.add(local)
+
+    def _from_module(self, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        parts = self.module.split(".")
+        base = parts if self.is_package else parts[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        return ".".join([*base, node.module] if node.module else base)
+
+
+def _lookup(scope: _Scope, line: int, blocks: Blocks) -> Lookup:
+    """`msg` -> the value of the `msg = ...` a raise sees, when that is unambiguous: in the
+    raise's own scope, the nearest binding before it, a plain assignment in a block enclosing
+    the raise (not a sibling branch); in enclosing functions or the module, the only binding."""
+
+    def lookup(name: str) -> ast.expr | None:
+        current: _Scope | None = scope
+        innermost = True
+        while current is not None:
+            if current.kind == "class" and not innermost:
+                current = current.parent
+                continue
+            found = current.bindings.get(name)
+            if found:
+                if innermost:
+                    before = [b for b in found if b.line < line]
+                    nearest = max(before, key=lambda b: b.line) if before else None
+                    if nearest is None or blocks[: len(nearest.blocks)] != nearest.blocks:
+                        return None
+                    return nearest.value
+                return found[0].value if len(found) == 1 else None
+            current, innermost = current.parent, False
+        return None
+
+    return lookup
+
+
+def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Module-level statements, including those under module-level `if`/`try`/`with`."""
+    out: list[ast.stmt] = []
+    todo = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If):
+            todo.extend(reversed([*node.body, *node.orelse]))
+        elif isinstance(node, ast.Try):
+            handlers = [s for h in node.handlers for s in h.body]
+            todo.extend(reversed([*node.body, *handlers, *node.orelse, *node.finalbody]))
+        elif isinstance(node, ast.With):
+            todo.extend(reversed(node.body))
+        else:
+            out.append(node)
+    return out
+
+
+def _defs(body: list[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
+    return [
+        n
+        for n in _module_statements(body)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
+
+
+def _aliased_chain(value: ast.expr) -> Chain | None:
+    if isinstance(value, ast.Call) and value.args:
+        callee = chain_of(value.func)
+        if callee is not None and callee[-1] == "partial":
+            return chain_of(value.args[0])
+        return None
+    return chain_of(value)
+
+
+def _aliases(body: list[ast.stmt]) -> dict[str, Chain]:
+    found: dict[str, Chain] = {}
+    for node in _module_statements(body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            chain = _aliased_chain(value)
+            if chain is not None and chain != (target.id,):
+                found[target.id] = chain
+    return found
+
+
+def _all_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
+    for node in _module_statements(body):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            return tuple(
+                e.value
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            )
+    return None
+
+
+def _registrations(body: list[ast.stmt]) -> tuple[frozenset[Chain], ...]:
+    """Module-level statements that tie functions to a primitive (`reshape_p = standard_primitive(
+    _reshape_shape_rule, ...)`, `ad.primitive_jvps[p] = _jvp`): the names they pass along."""
+    found: list[frozenset[Chain]] = []
+    for statement in _module_statements(body):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            continue
+        chains: set[Chain] = set()
+        todo: list[ast.AST] = [statement]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Call):
+                # The called function runs at import time; only its arguments are rules.
+                todo.extend([*node.args, *node.keywords])
+                continue
+            chain = chain_of(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+            if chain is not None:
+                chains.add(chain)
+                continue
+            todo.extend(ast.iter_child_nodes(node))
+        if any(c[-1].endswith("_p") for c in chains):
+            found.append(frozenset(chains))
+    return tuple(found)

@@ -6,10 +6,11 @@ file names and clear diagnostics they leave behind.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,18 @@ CONFIG = ClientServerConfig(server_command=SERVER)
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
     return load_catalog()
+
+
+@pytest.fixture(scope="session")
+def jax_program(tmp_path_factory: pytest.TempPathFactory, catalog: Catalog) -> tuple[Path, str]:
+    """The eager-shard-map Ref example, run under JAX: its path and its real traceback."""
+    entry = catalog.get("eager-shard-map-ref")
+    assert entry is not None and entry.example is not None
+    program = tmp_path_factory.mktemp("jaxprog") / "prog.py"
+    program.write_text(entry.example.before.lstrip(), encoding="utf-8")
+    done = run_python(program, program.parent)
+    assert done.returncode != 0 and "Eager shard_map cannot return" in done.stderr, done.stderr
+    return program, done.stderr
 
 
 async def initialize(client: LanguageClient, profile: str, root: Path) -> None:
@@ -108,3 +121,62 @@ def run_python(program: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=180,
     )
+
+
+def pulls(client: LanguageClient) -> bool:
+    assert client.capabilities is not None
+    text = client.capabilities.text_document
+    return text is not None and text.diagnostic is not None
+
+
+async def current_diagnostics(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    """What the editor would show for `uri`: pulled (Neovim) or last pushed (VS Code)."""
+    if pulls(client):
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
+        )
+        assert isinstance(
+            report, types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport
+        )
+        return list(report.items)
+    return list(client.diagnostics.get(uri, []))
+
+
+async def wait_diagnostics(
+    client: LanguageClient, uri: str, count: int = 1, timeout: float = 20.0
+) -> list[types.Diagnostic]:
+    """Poll until `uri` shows `count` diagnostics (the server answers asynchronously)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = await current_diagnostics(client, uri)
+        if len(found) == count or loop.time() > deadline:
+            return found
+        await asyncio.sleep(0.1)
+
+
+def to_code_points(line: str, character: int, enc: str) -> int:
+    """A client column on `line` as a code-point index."""
+    used = 0
+    for index, char in enumerate(line):
+        if used >= character:
+            return index
+        used += units(char, enc)
+    return len(line)
+
+
+def apply_edits(text: str, edits: Sequence[types.TextEdit], enc: str) -> str:
+    """Apply LSP edits (client units, all relative to `text`) the way an editor would."""
+    lines = text.split("\n")
+
+    def offset(position: types.Position) -> int:
+        before = sum(len(line) + 1 for line in lines[: position.line])
+        line = lines[position.line] if position.line < len(lines) else ""
+        return before + to_code_points(line, position.character, enc)
+
+    spans = sorted(
+        ((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits), reverse=True
+    )
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text

@@ -10,8 +10,10 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-# The start of an import statement; the statement runs to the end of its logical line.
-_STATEMENT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<module>[\w.]+)[ \t]+)?import[ \t]", re.MULTILINE)
+# The start of an import statement (a line's first, or after `;` / `if x:`).
+_STATEMENT = re.compile(
+    r"(?:^|(?<=[;:]))[ \t]*(?:from[ \t]+(?P<module>[\w.]+)[ \t]+)?import[ \t]", re.MULTILINE
+)
 _ALIAS = re.compile(r"^(?P<name>[\w.]+)(?:\s+as\s+(?P<alias>\w+))?$")
 _DOTTED = re.compile(r"^\w+(?:\.\w+)*$")
 

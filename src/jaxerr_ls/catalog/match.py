@@ -33,7 +33,7 @@ class TemplateError(ValueError):
 @dataclass(frozen=True)
 class Template:
     entry: Entry
-    regex: re.Pattern[str]
+    regex_source: str  # compiled on first use: most templates are never tried
     names: tuple[str, ...]  # placeholder names, in group order (group i+1 -> names[i])
     prefix: str  # normalised literal text before the first placeholder
     longest: str  # normalised longest literal piece
@@ -95,12 +95,11 @@ def _build(entry: Entry) -> Template | None:
     literal_len = sum(len(_norm(piece)) for piece in literals)
     if literal_len < MIN_LITERAL:
         return None
-    # The template must end where the message or one of its lines ends.
-    regex = re.compile(r"\s*" + source + r"[ \t]*(?:\n|$)", re.DOTALL)
     normalised = [_norm(piece) for piece in literals]
     return Template(
         entry=entry,
-        regex=regex,
+        # The template must end where the message or one of its lines ends.
+        regex_source=r"\s*" + source + r"[ \t]*(?:\n|$)",
         names=names,
         prefix=normalised[0],
         longest=max(normalised, key=len),
@@ -118,6 +117,7 @@ class Matcher:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
         for entry in catalog.entries:
@@ -149,6 +149,13 @@ class Matcher:
             if template.longest in normalised:
                 yield template
 
+    def _regex(self, template: Template) -> re.Pattern[str]:
+        regex = self._regexes.get(template.regex_source)
+        if regex is None:
+            regex = re.compile(template.regex_source, re.DOTALL)
+            self._regexes[template.regex_source] = regex
+        return regex
+
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well."""
         text = message[:MAX_MESSAGE]
@@ -168,7 +175,7 @@ class Matcher:
             if best is None or key > best[0]:
                 best = (key, candidate)
         for template in self._candidates(normalised):
-            found = template.regex.match(text)
+            found = self._regex(template).match(text)
             if found is None:
                 continue
             fields = dict(zip(template.names, (g.strip() for g in found.groups()), strict=False))

@@ -9,11 +9,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from jaxerr_ls.tracebacks.dialects.common import short_class
+from jaxerr_ls.tracebacks.jax import BEFORE_TRANSFORMATION
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # Path pieces that mark library code, not the user's (compared on '/'-separated lower-case paths).
 LIBRARY_PARTS = ("/site-packages/", "/dist-packages/", "/jax/_src/", "/jaxlib/", "/.pyenv/")
-STDLIB = re.compile(r"/(?:lib|lib64)/python\d+(?:\.\d+)?/(?!site-packages|dist-packages)")
+# POSIX `/usr/lib/python3.11/json/...`; Windows `.../Python311/Lib/json/...` (no version dir).
+STDLIB = re.compile(
+    r"/(?:lib|lib64)/python\d+(?:\.\d+)?/(?!site-packages|dist-packages)"
+    r"|/python\d+/lib/(?!site-packages)"
+)
+# Notebook cells: IPython 8+ labels, classic pseudo-files, ipykernel and Colab cell files.
+CELL = re.compile(
+    r"^(?:Cell In ?\[\d+\]|Input In ?\[\d+\]|<ipython-input-[^>]*>)$"
+    r"|(?:^|[/\\])(?:ipykernel_\d+[/\\]\d+\.py|ipython-input-[\w-]+\.py)$"
+)
 # "... while tracing the function f at /path/x.py:12 for jit", "created on line /path/x.py:12".
 MESSAGE_LOCATION = re.compile(r"(?:\bat|\bline) (?P<path>[^\s:()]+\.py):(?P<line>\d+)")
 SKIPPED_DIRS = frozenset(
@@ -37,12 +48,19 @@ def _slashed(path: str) -> str:
 
 
 def is_pseudo(path: str) -> bool:
-    """`<stdin>`, `<frozen runpy>`, `<ipython-input-3-...>`: no file on disk."""
-    return path.startswith("<") and path.endswith(">")
+    """`<stdin>`, `<frozen runpy>`, `<ipython-input-3-...>`, notebook cells: no workspace file."""
+    return (path.startswith("<") and path.endswith(">")) or is_cell(path)
+
+
+def is_cell(path: str) -> bool:
+    """A notebook or IPython cell: the user's code, but not a file in the workspace."""
+    return CELL.search(path) is not None
 
 
 def is_user_path(path: str) -> bool:
     """Whether a printed path is the user's code (not JAX, not installed packages or stdlib)."""
+    if is_cell(path):
+        return True
     if is_pseudo(path):
         lowered = path.lower()
         return "ipython-input" in lowered or "stdin" in lowered or "python-input" in lowered
@@ -156,7 +174,13 @@ def locate(
     reader: LineReader = read_lines,
 ) -> Location | None:
     """The deepest frame in the user's code, mapped into the workspace when possible; when JAX hid
-    the frames, the location the message names."""
+    the frames, the location the message names. The trace-time stack JAX attaches as a
+    JaxStackTraceBeforeTransformation cause points at the user's operation: it comes first."""
+    for cause in reversed(traceback.causes):
+        if short_class(cause.exception) == BEFORE_TRANSFORMATION:
+            for frame in reversed(cause.frames):
+                if is_user_frame(frame) and not is_pseudo(frame.path):
+                    return _place(frame.path, frame.line, frame.source, workspace, reader)
     for frame in reversed(traceback.frames):
         if not is_user_frame(frame) or is_pseudo(frame.path):
             continue

@@ -1,0 +1,38 @@
+"""Line shapes shared by the dialects."""
+
+from __future__ import annotations
+
+import re
+
+# `jax.errors.TracerBoolConversionError: message`, `KeyboardInterrupt`; dotted names allowed.
+EXCEPTION = re.compile(r"^(?P<cls>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?P<msg>.*))?$")
+SEPARATORS = {
+    "The above exception was the direct cause of the following exception:": "cause",
+    "During handling of the above exception, another exception occurred:": "context",
+}
+# Words that make a bare `Name` line (no colon) an exception line rather than prose.
+_BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Warning", "Group", "Iteration")
+
+
+def separator(line: str) -> str | None:
+    return SEPARATORS.get(line.strip())
+
+
+def exception_line(line: str) -> re.Match[str] | None:
+    """An exception line: `Class: message`, or a bare class name that looks like one."""
+    found = EXCEPTION.match(line)
+    if found is None:
+        return None
+    if found.group("msg") is None and not found.group("cls").endswith(_BARE_SUFFIXES):
+        return None
+    return found
+
+
+def short_class(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def trim_message(lines: list[str]) -> list[str]:
+    while len(lines) > 1 and not lines[-1].strip():
+        lines.pop()
+    return lines

@@ -1,0 +1,146 @@
+"""CPython 3.10-3.13 tracebacks (also pytest --tb=native): frames, carets, repeats, messages,
+SyntaxError blocks without a header, and ExceptionGroups drawn with `|`/`+` gutters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from jaxerr_ls.tracebacks.dialects import Parsed
+from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim_message
+from jaxerr_ls.tracebacks.model import Frame, Traceback
+
+HEADER = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$')
+CARET = re.compile(r"^\s*[~^]+[~^ ]*$")
+REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]\s*$")
+ELIDED = re.compile(r"^\s*(?:\.\.\.|\[\.\.\.\]|\(\.\.\.\)|\.\.\.<\d+ lines>\.\.\.)\s*$")
+GROUP_HEADER = re.compile(r"^(?P<indent> *)\+ Exception Group Traceback \(most recent call last\):")
+MEMBER = re.compile(r"^ *\+[-+]*-+ (?:\d+|\.\.\.) -+$")
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")
+MAX_GROUP_DEPTH = 12
+# Lines that end a message: something else starts (prompt, pytest section or summary).
+MESSAGE_END = re.compile(
+    r"^(?:In \[\d+\]:|>>> |\$ |❯ |={5,}|_{5,} |-{20,}$|\S+ +Traceback \(most recent call last\)$)"
+)
+
+ParseText = Callable[[list[str], int], list[Traceback]]
+
+
+def starts(lines: list[str], index: int) -> bool:
+    line = lines[index]
+    if HEADER.match(line) or GROUP_HEADER.match(line):
+        return True
+    return FRAME.match(line) is not None and looks_like_syntax_error(lines, index)
+
+
+def parse(lines: list[str], index: int, recurse: ParseText, depth: int = 0) -> Parsed | None:
+    group = GROUP_HEADER.match(lines[index])
+    if group is not None:
+        return _parse_group(lines, index, len(group.group("indent")), recurse, depth)
+    start = index + 1 if HEADER.match(lines[index]) else index
+    return parse_body(lines, start)
+
+
+def looks_like_syntax_error(lines: list[str], index: int) -> bool:
+    """A `File "x", line N` without `, in f` and without a header: a SyntaxError report."""
+    match = FRAME.match(lines[index])
+    if match is None or match.group("func") is not None:
+        return False
+    if index > 0 and (FRAME.match(lines[index - 1]) or lines[index - 1].startswith(" ")):
+        return False
+    for follow in lines[index + 1 : index + 6]:
+        exc = exception_line(follow)
+        if exc and exc.group("cls").rsplit(".", 1)[-1] in SYNTAX_ERRORS:
+            return True
+    return False
+
+
+def parse_body(lines: list[str], index: int) -> Parsed | None:
+    """Frames from `index` up to the exception line, then the message."""
+    frames: list[Frame] = []
+    expect_source = False
+    while index < len(lines):
+        line = lines[index]
+        frame = FRAME.match(line)
+        if frame:
+            frames.append(
+                Frame(
+                    path=frame.group("path"),
+                    line=int(frame.group("line")),
+                    function=(frame.group("func") or "").strip(),
+                )
+            )
+            expect_source = True
+        elif not line.strip() or CARET.match(line) or REPEATED.match(line) or ELIDED.match(line):
+            pass
+        elif line[:1] in (" ", "\t"):
+            # The first indented line under a frame is its source; 3.13 may print more lines.
+            if frames and expect_source:
+                frames[-1] = replace(frames[-1], source=line.strip())
+            expect_source = False
+        elif HEADER.match(line) or separator(line):
+            return None
+        else:
+            exception = exception_line(line)
+            if exception is None:
+                return None
+            return _read_message(lines, index, frames, exception)
+        index += 1
+    return None
+
+
+def _read_message(
+    lines: list[str], index: int, frames: list[Frame], exception: re.Match[str]
+) -> Parsed:
+    message = [(exception.group("msg") or "").removeprefix(" ")]
+    index += 1
+    while index < len(lines):
+        line = lines[index]
+        if HEADER.match(line) or separator(line) or MESSAGE_END.match(line):
+            break
+        if GROUP_HEADER.match(line) or (
+            not lines[index - 1].strip()
+            and FRAME.match(line)
+            and looks_like_syntax_error(lines, index)
+        ):
+            break
+        message.append(line)
+        index += 1
+    trim_message(message)
+    traceback = Traceback(exception.group("cls"), "\n".join(message), tuple(frames))
+    return Parsed(traceback, index)
+
+
+def _parse_group(
+    lines: list[str], index: int, indent: int, recurse: ParseText, depth: int
+) -> Parsed | None:
+    """`+ Exception Group Traceback` at `indent`: the group, its members parsed as causes."""
+    own = " " * indent + "| "
+    inner = " " * (indent + 2)
+    top: list[str] = ["Traceback (most recent call last):"]
+    members: list[list[str]] = []
+    end = index + 1
+    while end < len(lines):
+        line = lines[end]
+        if line.startswith(own) or line == own.rstrip():
+            top.append(line[len(own) :])
+        elif MEMBER.match(line) and line.startswith((" " * indent + "+", inner + "+")):
+            members.append([])
+        elif line.startswith(inner) and members:
+            members[-1].append(line[len(inner) + 2 :] if line[len(inner) :][:1] == "|" else "")
+        elif line.startswith(inner + "+") or (line.startswith(" " * indent + "+") and members):
+            pass  # the closing rule of the group
+        else:
+            break
+        end += 1
+    body = parse_body(top, 1)
+    if body is None:
+        return None
+    causes: list[Traceback] = []
+    if depth < MAX_GROUP_DEPTH:
+        for member in members:
+            causes.extend(recurse(member, depth + 1))
+    group = body.traceback
+    return Parsed(replace(group, causes=(*group.causes, *causes)), end)

@@ -1,0 +1,116 @@
+"""IPython, Jupyter and Colab tracebacks: classic (<= 7) and 8+ frame headers, arrow lines,
+hidden and collapsed frames, `In [n]:` prompts glued to the header."""
+
+from __future__ import annotations
+
+import re
+
+from jaxerr_ls.tracebacks.dialects import Parsed
+from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim_message
+from jaxerr_ls.tracebacks.model import Frame, Traceback
+
+_PROMPT = r"(?:In \[\d+\]: |\[\d+\]: )?"
+RULE = re.compile(rf"^{_PROMPT}-{{20,}}\s*$")
+HEADER = re.compile(
+    rf"^{_PROMPT}(?P<cls>[A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)\s*$"
+)
+# IPython 8+: `Cell In[3], line 5, in f(x)`, `File ~/x.py:12, in f(x)`, `Input In [3], in <cell>`.
+CELL = re.compile(r"^(?P<path>Cell In ?\[\d+\]), line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$")
+INPUT = re.compile(r"^(?P<path>Input In ?\[\d+\]), in (?P<func>.*\S)\s*$")
+FILE = re.compile(r"^File (?P<path>\S.*?):(?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$")
+# IPython <= 7: `<ipython-input-3-5f2b> in <module>`, `/path/x.py in f(x)`; line from the arrow.
+CLASSIC = re.compile(r"^(?P<path>\S[^\s]*(?:\.py|>)|<[^>]+>|\S+\.pyx?) in (?P<func>\S.*)$")
+ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)(?: (?P<source>.*))?$")
+CONTEXT = re.compile(r"^\s+\d+(?: .*)?$")
+SKIPPED = re.compile(r"^\s*(?:\[\.\.\. skipping .*\]|\(\.\.\.\)|\d+ frames?|\.\.\.)\s*$")
+MESSAGE_END = re.compile(r"^(?:In \[\d+\]:|-{20,}\s*$|\S+\s+Traceback \(most recent call last\)$)")
+
+
+def starts(lines: list[str], index: int) -> bool:
+    if HEADER.match(lines[index]):
+        return True
+    if RULE.match(lines[index]):
+        following = _next_nonblank(lines, index + 1)
+        return following is not None and HEADER.match(lines[following]) is not None
+    return False
+
+
+def _next_nonblank(lines: list[str], index: int, limit: int = 4) -> int | None:
+    for position in range(index, min(len(lines), index + limit)):
+        if lines[position].strip():
+            return position
+    return None
+
+
+def parse(lines: list[str], index: int) -> Parsed | None:
+    if RULE.match(lines[index]):
+        found = _next_nonblank(lines, index + 1)
+        if found is None:
+            return None
+        index = found
+    header = HEADER.match(lines[index])
+    if header is None:
+        return None
+    frames: list[Frame] = []
+    index += 1
+    while index < len(lines):
+        line = lines[index]
+        frame = _frame(line)
+        if frame is not None:
+            frames.append(frame)
+        elif (arrow := ARROW.match(line)) and frames and line.lstrip().startswith("-"):
+            last = frames[-1]
+            frames[-1] = Frame(
+                last.path,
+                last.line or int(arrow.group("line")),
+                last.function,
+                (arrow.group("source") or "").strip(),
+            )
+        elif not line.strip() or CONTEXT.match(line) or SKIPPED.match(line):
+            pass
+        elif separator(line) or RULE.match(line):
+            return None
+        elif line.startswith((" ", "\t")):
+            pass  # wrapped context
+        else:
+            exception = exception_line(line)
+            if exception is None:
+                return None
+            return _message(lines, index, frames, exception)
+        index += 1
+    return None
+
+
+def _frame(line: str) -> Frame | None:
+    for pattern in (CELL, FILE):
+        found = pattern.match(line)
+        if found:
+            return Frame(found.group("path"), int(found.group("line")), _func(found.group("func")))
+    found = INPUT.match(line) or CLASSIC.match(line)
+    if found:
+        return Frame(found.group("path"), 0, _func(found.group("func")))
+    return None
+
+
+def _func(text: str | None) -> str:
+    """`f(x, y)` -> `f`; `<cell line: 1>()` -> `<module>`."""
+    if not text:
+        return ""
+    if text.startswith("<cell line"):
+        return "<module>"
+    return text.split("(", 1)[0].strip()
+
+
+def _message(lines: list[str], index: int, frames: list[Frame], exception: re.Match[str]) -> Parsed:
+    message = [(exception.group("msg") or "").removeprefix(" ")]
+    index += 1
+    while index < len(lines):
+        line = lines[index]
+        if MESSAGE_END.match(line) or separator(line):
+            break
+        message.append(line)
+        index += 1
+    trim_message(message)
+    # A frame whose line only the arrow could give and that had none stays at line 0: drop it.
+    kept = tuple(f for f in frames if f.line > 0)
+    return Parsed(Traceback(exception.group("cls"), "\n".join(message), kept), index)

@@ -1,0 +1,76 @@
+"""What JAX adds to tracebacks: the "internal frames removed" note, and the wrapper exceptions
+(UnfilteredStackTrace, SimplifiedTraceback, FilteredStackTrace, JaxStackTraceBeforeTransformation)
+that carry the real exception's text in their message."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from jaxerr_ls.tracebacks.dialects.common import EXCEPTION, short_class
+from jaxerr_ls.tracebacks.model import Traceback
+
+RULE = "--------------------"
+JAX_NOTE_HEAD = "For simplicity, JAX has removed its internal frames"
+WRAPPERS = frozenset(
+    {
+        "UnfilteredStackTrace",
+        "FilteredStackTrace",
+        "SimplifiedTraceback",
+        "JaxStackTraceBeforeTransformation",
+    }
+)
+BEFORE_TRANSFORMATION = "JaxStackTraceBeforeTransformation"
+# The tails the wrappers append to the original text (current and 2020-21 wordings).
+_WRAPPER_TAIL = re.compile(
+    r"\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\."
+    r"|The preceding stack trace is the source of the JAX operation)",
+)
+
+
+def is_wrapper(traceback: Traceback) -> bool:
+    return short_class(traceback.exception) in WRAPPERS
+
+
+def split_jax_note(message: str) -> tuple[str, tuple[str, ...]]:
+    """Separate JAX's "internal frames removed" note (a rule line then the note) from the text."""
+    marker = f"{RULE}\n{JAX_NOTE_HEAD}"
+    position = message.find(marker)
+    if position < 0:
+        if message.startswith(JAX_NOTE_HEAD):
+            return message, ()  # SimplifiedTraceback's own message: the note is all it says
+        return message, ()
+    note = message[position + len(RULE) + 1 :]
+    head = message[:position].rstrip("\n")
+    note_text, _, after = note.partition("\n")
+    rest = after.strip("\n")
+    text = head if not rest else f"{head}\n{rest}"
+    return text, (note_text.strip(),)
+
+
+def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
+    """The real exception class and message a wrapper's message starts with."""
+    first, _, rest = wrapper.message.partition("\n")
+    found = EXCEPTION.match(first)
+    if found is None or found.group("msg") is None or " " in found.group("cls"):
+        return None
+    message = found.group("msg").removeprefix(" ") + ("\n" + rest if rest else "")
+    tail = _WRAPPER_TAIL.search(message)
+    if tail is not None:
+        message = message[: tail.start()]
+    return found.group("cls"), message.rstrip()
+
+
+def clean(traceback: Traceback) -> Traceback:
+    """Notes split off; a chain that ends in a wrapper ends in the real exception instead."""
+    message, notes = split_jax_note(traceback.message)
+    causes = tuple(clean(cause) for cause in traceback.causes)
+    traceback = replace(traceback, message=message, notes=traceback.notes + notes, causes=causes)
+    if not is_wrapper(traceback):
+        return traceback
+    inner = inner_exception(traceback)
+    if inner is None:
+        return traceback
+    cls, text = inner
+    wrapper = replace(traceback, causes=())
+    return Traceback(cls, text, traceback.frames, (*traceback.causes, wrapper), traceback.notes)

@@ -1,0 +1,60 @@
+"""Prefixes that loggers, aggregators and quoting put in front of every line of a traceback.
+
+A prefix is removed only from runs of lines that share its shape (two or more in a row), so a
+lone log line or a pytest `>` marker is left alone. Patterns are anchored and linear.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Each pattern matches the prefix only; what follows is the traceback line.
+_PATTERNS = (
+    # GitHub Actions raw logs: 2025-01-07T10:15:02.4812345Z
+    re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?"),
+    # Ray actor and task output: (TrainWorker pid=4242) / (pid=4242, ip=10.0.0.1)
+    re.compile(r"^\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.:a-fA-F]+)?\) ?"),
+    # kubectl logs --prefix: [pod/name/container]
+    re.compile(r"^\[pod/[^\]\s]{1,200}\] ?"),
+    # docker compose: `trainer-1  | ` (service name, padding, bar)
+    re.compile(r"^[A-Za-z0-9][\w.-]{0,80} +\| ?"),
+    # Timestamped logging on every line: 2025-01-07 10:15:02,481 or [2025-01-07 10:15:02]
+    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?(?: [A-Z]+)?:? "),
+)
+# Quoting (e-mail, markdown `>`); only stripped when the quoted block holds a traceback header.
+_QUOTE = re.compile(r"^> ?")
+_QUOTED_HEADER = re.compile(r"^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()")
+
+
+def strip_prefixes(lines: list[str]) -> list[str]:
+    """Lines with per-line prefixes removed where they run over several lines."""
+    lines = _strip_backticks(lines)
+    if any(_QUOTED_HEADER.match(line) for line in lines):
+        lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    for pattern in _PATTERNS:
+        lines = _strip_runs(lines, pattern)
+    return lines
+
+
+def _strip_runs(lines: list[str], pattern: re.Pattern[str]) -> list[str]:
+    matches = [pattern.match(line) for line in lines]
+    if sum(1 for m in matches if m) < 2:
+        return lines
+    out: list[str] = []
+    for index, (line, found) in enumerate(zip(lines, matches, strict=True)):
+        neighbour = (index > 0 and matches[index - 1] is not None) or (
+            index + 1 < len(lines) and matches[index + 1] is not None
+        )
+        out.append(line[found.end() :] if found is not None and neighbour else line)
+    return out
+
+
+def _strip_backticks(lines: list[str]) -> list[str]:
+    """Markdown inline code on every line: `` `  File "x", line 1` `` -> the bare line."""
+    ticked = sum(1 for line in lines if len(line) > 1 and line[0] == "`" and line[-1] == "`")
+    if ticked < 2:
+        return lines
+    return [
+        line[1:-1] if len(line) > 1 and line[0] == "`" and line[-1] == "`" else line
+        for line in lines
+    ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
@@ -81,6 +82,27 @@ def fixes_at_cursor(ctx: FixContext) -> list[ProposedFix]:
 
 
 def _checked(fix: Fix, ctx: FixContext) -> ProposedFix | None:
+    # Editors ask again on every cursor move: remember answers for unchanged text.
+    if FIXES.get(fix.id) is not fix:
+        return _check(fix, ctx)
+    fields = tuple(sorted((str(k), str(v)) for k, v in ctx.fields.items()))
+    return _checked_cached(fix.id, ctx.source, ctx.line, ctx.column, fields, ctx.entry_id)
+
+
+@lru_cache(maxsize=256)
+def _checked_cached(
+    fix_id: str,
+    source: str,
+    line: int,
+    column: int | None,
+    fields: tuple[tuple[str, str], ...],
+    entry_id: str | None,
+) -> ProposedFix | None:
+    ctx = FixContext(source, line, column, MappingProxyType(dict(fields)), entry_id)
+    return _check(FIXES[fix_id], ctx)
+
+
+def _check(fix: Fix, ctx: FixContext) -> ProposedFix | None:
     try:
         proposed = fix.propose(ctx)
         if proposed is None or not proposed.edits or not sorted_disjoint(proposed.edits):
@@ -95,6 +117,7 @@ def _checked(fix: Fix, ctx: FixContext) -> ProposedFix | None:
     return dataclasses.replace(proposed, fix_id=fix.id)
 
 
+@lru_cache(maxsize=32)
 def _parses(source: str) -> bool:
     try:
         ast.parse(source)

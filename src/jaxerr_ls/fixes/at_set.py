@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix
 from jaxerr_ls.fixes.common import open_file, proposal, replace_node
-from jaxerr_ls.fixes.syntax import Node, contains
+from jaxerr_ls.fixes.syntax import Node, contains, header_nodes, statement_at
 
 # The `.at[]` methods of JAX 0.10.2 (checked against `jnp.zeros(1).at[0]`).
 _METHODS = {
@@ -48,7 +48,9 @@ class _AtSet:
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
-        for node in file.module.walk():
+        stmt = statement_at(file.module, file.line)
+        parts = header_nodes(stmt) if stmt is not None else ()
+        for node in (n for part in parts for n in part.walk()):
             if node.type != "expr_stmt" or not contains(node, file.line):
                 continue
             kids = node.children

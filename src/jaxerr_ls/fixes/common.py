@@ -7,7 +7,17 @@ from dataclasses import dataclass
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.imports import Imports, Spelled, scan_imports
-from jaxerr_ls.fixes.syntax import Call, Node, Pos, as_call, calls_on_line, contains, parse
+from jaxerr_ls.fixes.syntax import (
+    Call,
+    Index,
+    Node,
+    Pos,
+    as_call,
+    calls_on_line,
+    contains,
+    index,
+    parse,
+)
 from jaxerr_ls.fixes.text import combine
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
@@ -19,6 +29,7 @@ class File:
     source: str
     module: Node
     imports: Imports
+    index: Index
     line: int  # 1-based, parso's convention
     column: int | None
 
@@ -38,7 +49,9 @@ class File:
 
 def open_file(ctx: FixContext) -> File:
     module = parse(ctx.source)
-    return File(ctx.source, module, scan_imports(module, ctx.source), ctx.line + 1, ctx.column)
+    return File(
+        ctx.source, module, scan_imports(ctx.source), index(ctx.source), ctx.line + 1, ctx.column
+    )
 
 
 def field(ctx: FixContext, *keys: str) -> str | None:
@@ -98,13 +111,11 @@ def assigned_value(file: File, name: Node) -> Node | None:
         scopes.append(file.module)
     for scope in scopes:
         best: Node | None = None
-        for node in scope.walk():
-            if node.type != "expr_stmt" or node.start >= name.start:
-                continue
-            if scope_of(node) != scope:
-                continue
+        for node in file.index.assignments:
             kids = node.children
-            if len(kids) == 3 and kids[1].is_op("=") and kids[0].is_name(name.value):
+            if node.start >= name.start or not kids[0].is_name(name.value):
+                continue
+            if scope_of(node) == scope:
                 best = kids[2]
         if best is not None:
             return best
@@ -112,8 +123,8 @@ def assigned_value(file: File, name: Node) -> Node | None:
 
 
 def funcdef_named(file: File, name: str) -> Node | None:
-    for node in file.module.walk():
-        if node.type == "funcdef" and node.children[1].is_name(name):
+    for node in file.index.funcdefs:
+        if node.children[1].is_name(name):
             return node
     return None
 

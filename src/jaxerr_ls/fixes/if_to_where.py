@@ -13,7 +13,7 @@ from __future__ import annotations
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import File, open_file, proposal, replace
 from jaxerr_ls.fixes.imports import spell_or_import
-from jaxerr_ls.fixes.syntax import Node, Pos, contains
+from jaxerr_ls.fixes.syntax import Node, Pos, contains, header_nodes, statement_at
 
 _TITLE = "Use jnp.where (changes behaviour: evaluates both branches)"
 _NEEDS_PARENS = frozenset({"testlist", "testlist_star_expr", "namedexpr_test", "lambdef"})
@@ -53,7 +53,8 @@ def _has_comment(node: Node, start: Pos) -> bool:
 
 
 def _statement_forms(file: File, where: str) -> tuple[Pos, Pos, str] | None:
-    for node in file.module.walk():
+    stmt = statement_at(file.module, file.line)
+    for node in (stmt,) if stmt is not None else ():
         if node.type != "if_stmt" or node.start[0] != file.line:
             continue
         kids = node.children
@@ -97,7 +98,9 @@ def _code_end(node: Node) -> Pos:
 
 
 def _ternary(file: File, where: str) -> tuple[Pos, Pos, str] | None:
-    for node in file.module.walk():
+    stmt = statement_at(file.module, file.line)
+    parts = header_nodes(stmt) if stmt is not None else ()
+    for node in (n for part in parts for n in part.walk()):
         kids = node.children
         if node.type == "test" and len(kids) == 5 and contains(node, file.line):
             if not file.cursor_in(node.start, node.end) or _has_comment(node, node.start):

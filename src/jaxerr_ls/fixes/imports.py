@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 from jaxerr_ls.fixes.base import TextEdit
-from jaxerr_ls.fixes.syntax import Node
+from jaxerr_ls.fixes.syntax import Node, index, parse
 
 # Modules that `import jax` alone makes reachable as attributes (jax imports them itself).
 _REACHABLE_FROM_JAX = ("jax.numpy", "jax.lax", "jax.random", "jax.scipy", "jax.nn", "jax.tree")
@@ -85,11 +86,12 @@ def _statement_bindings(code: str) -> dict[str, str]:
     return found
 
 
-def scan_imports(module: Node, source: str) -> Imports:
+@lru_cache(maxsize=16)
+def scan_imports(source: str) -> Imports:
+    module = parse(source)
     bindings: dict[str, str] = {}
-    for node in module.walk():
-        if node.type in ("import_name", "import_from"):
-            bindings.update(_statement_bindings(node.code()))
+    for node in index(source).imports:
+        bindings.update(_statement_bindings(node.code()))
     row, col, needs_newline = _insert_point(module, source)
     return Imports(
         MappingProxyType(bindings), (row, col), needs_newline, _module_names(module) - set(bindings)
@@ -126,12 +128,12 @@ def _insert_point(module: Node, source: str) -> tuple[int, int, bool]:
     """After the leading imports, else after the docstring, else before the first statement."""
     after: Node | None = None
     first: Node | None = None
-    for index, stmt in enumerate(module.children):
+    for position, stmt in enumerate(module.children):
         if stmt.type == "endmarker":
             break
         if first is None:
             first = stmt
-        if (index == 0 and _is_docstring(stmt)) or _is_import(stmt):
+        if (position == 0 and _is_docstring(stmt)) or _is_import(stmt):
             after = stmt
             continue
         break

@@ -34,7 +34,6 @@ from jaxerr_ls.fixes.syntax import (
     Call,
     Node,
     as_call,
-    calls_in,
     decorators_of,
     funcdef_params,
     funcdefs_at,
@@ -123,7 +122,7 @@ def _targets(file: File) -> list[_Target]:
             call = as_call(decorator.children[1])
             found.append(_Target(funcdef, None if call else decorator, call))
         name = funcdef.children[1].value
-        for call in calls_in(file.module):  # g = jax.jit(f, ...) anywhere in the file
+        for call in file.index.calls:  # g = jax.jit(f, ...) anywhere in the file
             if is_call_to(file, call, JIT_NAMES) and first_arg_name(call) == name:
                 found.append(_Target(funcdef, call=call))
     for call in file.calls:  # jax.jit(f, ...)(x) on the line, f not defined here

@@ -117,6 +117,39 @@ def parse(source: str) -> Node:
     return Node(_parse_raw(source))
 
 
+@dataclass(frozen=True)
+class Index:
+    """Everything the fixes look up file-wide, collected in one walk per text."""
+
+    calls: tuple[Call, ...]
+    funcdefs: tuple[Node, ...]
+    assignments: tuple[Node, ...]  # `name = value` expr_stmts
+    imports: tuple[Node, ...]
+
+
+@lru_cache(maxsize=16)
+def index(source: str) -> Index:
+    calls: list[Call] = []
+    funcdefs: list[Node] = []
+    assignments: list[Node] = []
+    imports: list[Node] = []
+    for node in parse(source).walk():
+        kind = node.type
+        if kind == "atom_expr":
+            calls.extend(
+                Call(node, i) for i, c in enumerate(node.children) if i > 0 and is_call_trailer(c)
+            )
+        elif kind == "funcdef":
+            funcdefs.append(node)
+        elif kind == "expr_stmt":
+            kids = node.children
+            if len(kids) == 3 and kids[1].is_op("=") and kids[0].is_name():
+                assignments.append(node)
+        elif kind in ("import_name", "import_from"):
+            imports.append(node)
+    return Index(tuple(calls), tuple(funcdefs), tuple(assignments), tuple(imports))
+
+
 @lru_cache(maxsize=16)
 def error_count(source: str) -> int:
     grammar = _parso.load_grammar()
@@ -230,13 +263,56 @@ def as_call(node: Node) -> Call | None:
     return None
 
 
+_COMPOUND = frozenset(
+    {"if_stmt", "while_stmt", "for_stmt", "with_stmt", "try_stmt", "funcdef", "classdef"}
+    | {"decorator", "async_stmt", "match_stmt"}
+)
+
+
+def leaf_on_line(module: Node, line: int) -> Node | None:
+    """The first code leaf of 1-based `line` (None for blank or comment-only lines)."""
+    leaf = module.leaf_at((line, 0))
+    while leaf is not None and leaf.type == "newline" and leaf.start[0] < line:
+        leaf = _next_leaf(leaf)
+    if leaf is None or leaf.start[0] != line or leaf.type in ("newline", "endmarker"):
+        return None
+    return leaf
+
+
+def _next_leaf(leaf: Node) -> Node | None:
+    raw = leaf._raw.get_next_leaf()
+    return None if raw is None else Node(raw)
+
+
+def statement_at(module: Node, line: int) -> Node | None:
+    """The simple statement, or the compound statement whose header, holds 1-based `line`."""
+    leaf = leaf_on_line(module, line)
+    if leaf is None:
+        return None
+    for node in (leaf, *leaf.ancestors()):
+        if node.type == "simple_stmt" or node.type in _COMPOUND:
+            return node
+    return None
+
+
+def header_nodes(stmt: Node) -> tuple[Node, ...]:
+    """A statement without the blocks it owns: what can be "on" its lines."""
+    if stmt.type == "simple_stmt":
+        return (stmt,)
+    return tuple(c for c in stmt.children if c.type != "suite")
+
+
 def calls_on_line(module: Node, line: int) -> list[Call]:
-    """Calls whose text spans 1-based `line`, outermost first."""
+    """Calls in the statement at `line` whose text spans that line, outermost first."""
+    stmt = statement_at(module, line)
+    if stmt is None:
+        return []
     found = []
-    for call in calls_in(module):
-        start, end = call.text_range()
-        if start[0] <= line <= end[0]:
-            found.append(call)
+    for part in header_nodes(stmt):
+        for call in calls_in(part):
+            start, end = call.text_range()
+            if start[0] <= line <= end[0]:
+                found.append(call)
     return found
 
 
@@ -247,19 +323,12 @@ def enclosing(node: Node, *types: str) -> Node | None:
     return None
 
 
-def funcdef_at(module: Node, line: int) -> Node | None:
-    """The innermost `def` whose span includes 1-based `line`."""
-    best: Node | None = None
-    for node in module.walk():
-        if node.type == "funcdef" and contains(node, line):
-            best = node
-    return best
-
-
 def funcdefs_at(module: Node, line: int) -> list[Node]:
-    """Every `def` spanning 1-based `line`, innermost first."""
-    found = [n for n in module.walk() if n.type == "funcdef" and contains(n, line)]
-    return sorted(found, key=lambda n: n.start, reverse=True)
+    """Every `def` whose body or header holds 1-based `line`, innermost first."""
+    leaf = leaf_on_line(module, line)
+    if leaf is None:
+        return []
+    return [n for n in leaf.ancestors() if n.type == "funcdef"]
 
 
 def decorators_of(funcdef: Node) -> tuple[Node, ...]:

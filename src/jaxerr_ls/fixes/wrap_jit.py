@@ -32,9 +32,7 @@ from jaxerr_ls.fixes.syntax import (
     Call,
     Node,
     as_call,
-    calls_in,
     decorators_of,
-    funcdef_at,
     funcdefs_at,
     indent_of,
 )
@@ -120,13 +118,14 @@ class _WrapJit:
         # 3. inside a shard_map body (the innermost enclosing def that is one)
         for funcdef in funcdefs_at(file.module, file.line):
             name = funcdef.children[1].value
-            for call in calls_in(file.module):
+            for call in file.index.calls:
                 if is_shard_map(file, call) and first_arg_name(call) == name:
                     return None if _under_jit(file, call) else _wrap(call, jit)
             if _shard_mapped(file, funcdef):
                 return None if _jitted(file, funcdef) else _decorate(file, funcdef, jit)
         # 4. decorate the enclosing def
-        funcdef = funcdef_at(file.module, file.line)
+        enclosing = funcdefs_at(file.module, file.line)
+        funcdef = enclosing[0] if enclosing else None
         if funcdef is None or _jitted(file, funcdef):
             return None
         if ctx.entry_id is None and funcdef.start[0] != file.line:

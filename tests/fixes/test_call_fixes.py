@@ -274,3 +274,20 @@ def test_pass_ref_variants(call: str, expected: str) -> None:
 def test_pass_ref_not_offered(call: str) -> None:
     source = f"from jax.experimental.pallas import mosaic_gpu as plgpu\np = {call}\n"
     assert fixed("pass-ref-not-value", source, "p =") is None
+
+
+def test_list_to_asarray_name_assigned_a_comprehension() -> None:
+    source = "import jax.numpy as jnp\nlosses = [f(b) for b in bs]\nprint(jnp.mean(losses))\n"
+    expected = source.replace("jnp.mean(losses)", "jnp.mean(jnp.asarray(losses))")
+    assert fixed("list-to-asarray", source, "print(") == expected
+    assert fixed("list-to-asarray", source, "print(", {"fun": "mean", "position": "0"}) == expected
+    assert fixed("list-to-asarray", source, "print(", {"fun": "sum", "position": "0"}) is None
+    assert fixed("list-to-asarray", expected, "print(", {"fun": "mean", "position": "0"}) is None
+
+
+def test_list_to_asarray_position_field_wraps_any_expression() -> None:
+    source = "import jax.numpy as jnp\ny = jnp.dot(x, get_list())\n"
+    assert fixed("list-to-asarray", source, "y =", {"position": "1"}) == (
+        "import jax.numpy as jnp\ny = jnp.dot(x, jnp.asarray(get_list()))\n"
+    )
+    assert fixed("list-to-asarray", source, "y =") is None

@@ -1,17 +1,18 @@
 """`list-to-asarray`: a list passed to a jax.numpy function -> `jnp.asarray([...])`.
 
 Safe: jax.numpy functions refuse Python lists (the call raises); `jnp.asarray` builds the array the
-NumPy-style call meant. With a position in the message's fields, that argument is wrapped; else
-the first positional argument, when it is a list display and the function is not one that takes
-sequences by design (`jnp.array`, `jnp.stack`, shapes, ...).
+NumPy-style call meant. With a position in the message's fields, the argument there is wrapped
+(the message proves it is a list or tuple); else the first positional argument, when it is a list
+display or a name assigned one, and the function does not take sequences by design
+(`jnp.array`, `jnp.stack`, shapes, ...).
 """
 
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import field, insert, open_file, proposal
+from jaxerr_ls.fixes.common import File, assigned_value, field, insert, open_file, proposal
 from jaxerr_ls.fixes.imports import spell_or_import
-from jaxerr_ls.fixes.syntax import Node
+from jaxerr_ls.fixes.syntax import Node, as_call
 
 # Functions whose first argument is a sequence (or a shape) on purpose.
 _TAKES_SEQUENCES = frozenset(
@@ -75,6 +76,25 @@ def _is_tuple(node: Node) -> bool:
     )
 
 
+def _lists_here(file: File, value: Node) -> bool:
+    """A list display, or a name last assigned a list display or comprehension."""
+    if _is_list(value):
+        return True
+    if value.is_name():
+        assigned = assigned_value(file, value)
+        return assigned is not None and _is_list(assigned)
+    return False
+
+
+def _converted(file: File, value: Node) -> bool:
+    """`jnp.asarray(...)` / `jnp.array(...)` already."""
+    call = as_call(value)
+    return call is not None and file.qualify(call.callee_dotted()) in (
+        "jax.numpy.asarray",
+        "jax.numpy.array",
+    )
+
+
 class _ListToAsarray:
     id = "list-to-asarray"
     safe = True
@@ -84,25 +104,28 @@ class _ListToAsarray:
         jnp = spell_or_import(file.imports, "jax.numpy", ("jax.numpy", "jnp"))
         if jnp is None:
             return None
+        # The message names the function and the offending position ("mean ... at position 0"):
+        # then the argument there is known to be a list or tuple, whatever expression it is.
         position_text = field(ctx, "position", "pos", "argnum", "index")
         position = int(position_text) if position_text and position_text.isdigit() else None
+        named = field(ctx, "fun", "function", "name")
         edits: list[TextEdit] = []
         for call in file.calls:
             qualified = file.qualify(call.callee_dotted())
             if qualified is None or not qualified.startswith("jax.numpy."):
                 continue
             function = qualified[len("jax.numpy.") :]
+            if function in _TAKES_SEQUENCES:
+                continue
+            if named is not None and named.rsplit(".", 1)[-1] != function:
+                continue
             positional = [a for a in call.args() if a.keyword is None and not a.star]
             if position is not None:
-                chosen = positional[position : position + 1]
-            elif function not in _TAKES_SEQUENCES:
-                chosen = positional[:1]
+                chosen = [a.value for a in positional[position : position + 1]]
             else:
-                continue
-            for arg in chosen:
-                value = arg.value
-                literal = _is_list(value) or (position is not None and _is_tuple(value))
-                if literal and file.cursor_in(value.start, value.end):
+                chosen = [a.value for a in positional[:1] if _lists_here(file, a.value)]
+            for value in chosen:
+                if not _converted(file, value) and file.cursor_in(value.start, value.end):
                     edits += [insert(value.start, f"{jnp.text}.asarray("), insert(value.end, ")")]
         title = "Convert the list with jnp.asarray"
         return proposal(self.id, title, self.safe, edits, file.imports, jnp)

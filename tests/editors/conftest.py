@@ -35,7 +35,9 @@ ERROR_MESSAGE = "Eager shard_map cannot return a `jax.Ref`"
 
 def server_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (SERVER_PYTHONPATH, env.get("PYTHONPATH", "")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (SERVER_PYTHONPATH, env.get("PYTHONPATH", "")) if p
+    )
     env["JAX_PLATFORMS"] = "cpu"
     return env
 
@@ -46,12 +48,17 @@ def server_ok() -> None:
     try:
         r = subprocess.run(
             [SERVER_PYTHON, "-m", "jaxerr_ls", "--help"],
-            env=server_env(), capture_output=True, text=True, timeout=60,
+            env=server_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{SERVER_PYTHON} -m jaxerr_ls --help did not finish in 60 s")
     if r.returncode != 0:
-        pytest.fail(f"{SERVER_PYTHON} -m jaxerr_ls --help failed ({r.returncode}):\n{r.stderr[-2000:]}")
+        pytest.fail(
+            f"{SERVER_PYTHON} -m jaxerr_ls --help failed ({r.returncode}):\n{r.stderr[-2000:]}"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +66,10 @@ def jit_error_texts(server_ok: None) -> list[str]:
     """Visible text fragments of the catalogued errors raised by jax.jit (from `catalog list --json`)."""
     r = subprocess.run(
         [SERVER_PYTHON, "-m", "jaxerr_ls", "catalog", "list", "--json"],
-        env=server_env(), capture_output=True, text=True, timeout=120,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert r.returncode == 0, r.stderr[-2000:]
     out = r.stdout.strip()
@@ -70,7 +80,9 @@ def jit_error_texts(server_ok: None) -> list[str]:
     texts = [visible_fragment(e["message"]) for e in entries if "jax.jit" in (e.get("apis") or [])]
     texts = [t for t in texts if len(t) >= 12]
     if not texts:
-        pytest.fail("the catalog lists no error raised by jax.jit, so a jax.jit hover has nothing to show")
+        pytest.fail(
+            "the catalog lists no error raised by jax.jit, so a jax.jit hover has nothing to show"
+        )
     return texts
 
 

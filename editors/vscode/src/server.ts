@@ -188,6 +188,12 @@ export class ServerManager implements vscode.Disposable {
     }
     this.output.warn(`jaxerr_ls is not installed in ${py.command}`);
     this.setState('stopped', 'jaxerr-ls not installed');
+    // not awaited: a start (or a restart after a settings change) must not wait for the user
+    void this.offerInstall(py, cwd);
+    return false;
+  }
+
+  private async offerInstall(py: Interpreter, cwd: string | undefined): Promise<void> {
     const install = 'Install jaxerr-ls';
     const pick = await vscode.window.showWarningMessage(
       `JAX Errors: the language server (jaxerr-ls) is not installed in ${py.command}. Install it there now?`,
@@ -195,12 +201,15 @@ export class ServerManager implements vscode.Disposable {
       ...this.helpButtons(),
     );
     if (pick === install) {
-      return this.install(py, cwd);
-    }
-    if (pick) {
+      if (this.interpreter?.command !== py.command || this.client) {
+        return; // the interpreter changed meanwhile, or a server is up
+      }
+      if (await this.install(py, cwd)) {
+        await this.start();
+      }
+    } else if (pick) {
       await this.runHelpButton(pick);
     }
-    return false;
   }
 
   /** The wheel shipped in the extension's `bundled/` folder, newest version first, if any. */

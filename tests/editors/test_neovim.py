@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -340,3 +341,65 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
         assert [x["lnum"] + 1 for x in res["diags"]] == [ERROR_LINE], res["diags"]
     else:
         assert res["diags"] == []
+
+
+def _old_nvim() -> str | None:
+    """Debian's nvim (0.7.2 on bookworm), for the plugin's 0.7-0.10 fallback."""
+    nvim = shutil.which("nvim", path="/usr/bin:/usr/local/bin")
+    if not nvim:
+        return None
+    out = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=20).stdout
+    m = re.match(r"NVIM v0\.(\d+)\.", out)
+    return nvim if m and 7 <= int(m.group(1)) <= 10 else None
+
+
+def test_fallback_start_on_old_neovim(server_ok, nvim_env, nproject, traceback_file, tmp_path):
+    """Neovim 0.7-0.10 have no vim.lsp.config: plugin/jaxerr.lua starts the server itself
+    (vim.lsp.start_client on 0.7), from the same lsp/jaxerr_ls.lua; :JaxErrExplain works."""
+    old = _old_nvim()
+    if old is None:
+        pytest.skip("no Neovim 0.7-0.10 at /usr/bin/nvim (apt-get install neovim)")
+    init = tmp_path / "init-old.lua"
+    init.write_text(
+        "vim.g.loaded_python3_provider = 0\n"
+        f"vim.opt.runtimepath:prepend({json.dumps(str(REPO / 'editors' / 'neovim'))})\n"
+    )
+    script = f"""
+        io.stdout:setvbuf('no')
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = vim.wait(30000, function()
+          return #vim.tbl_values(vim.lsp.buf_get_clients(buf)) > 0
+        end, 20)
+        vim.cmd('JaxErrExplain {traceback_file.name}')
+        vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+        local lines = {{}}
+        for _, d in ipairs(vim.diagnostic.get(buf)) do table.insert(lines, d.lnum + 1) end
+        io.stdout:write('RESULT ' .. vim.fn.json_encode({{ attached = attached, lines = lines,
+          version = vim.version().minor }}) .. '\\n')
+        vim.cmd('qa!')
+    """
+    lua = tmp_path / "old.lua"
+    lua.write_text(textwrap.dedent(script))
+    runner = (
+        f"lua local ok, err = pcall(dofile, {json.dumps(str(lua))}); "
+        "if not ok then io.stderr:write('LUA ERROR: ' .. tostring(err) .. '\\n'); "
+        "vim.cmd('cquit! 2') end"
+    )
+    cmd = [old, "--headless", "-u", str(init), "-i", "NONE", "-n", "demo.py", "-c", runner]
+    try:
+        r = subprocess.run(
+            cmd,
+            cwd=nproject,
+            env=nvim_env,
+            capture_output=True,
+            text=True,
+            timeout=NVIM_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"old nvim did not finish within {NVIM_TIMEOUT} s: {e.stderr}")
+    results = [ln[7:] for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert r.returncode == 0 and results, f"rc={r.returncode}\n{r.stdout}\n{r.stderr[-3000:]}"
+    res = json.loads(results[-1])
+    assert res["attached"], "the fallback did not start jaxerr-ls"
+    assert res["lines"] == [ERROR_LINE], res

@@ -81,8 +81,14 @@ if [ -f "$ext/package-lock.json" ]; then
     log "npm ci in editors/vscode"
     (cd "$ext" && npm ci --loglevel=error --no-audit --no-fund >/dev/null)
   fi
-  log "build + package the extension"
-  (cd "$ext" && npm run --silent package >/dev/null)
-  ls "$ext"/*.vsix
+  vsix=$ext/jaxerr.vsix
+  if [ -f "$vsix" ] && [ -z "$(cd "$ext" && find src package.json package-lock.json esbuild.mjs tsconfig.json \
+        README.md CHANGELOG.md LICENSE .vscodeignore -newer "$vsix" 2>/dev/null | head -1)" ]; then
+    log "extension up to date: $vsix"
+  else
+    log "build + package the extension"
+    (cd "$ext" && npm run --silent package >/dev/null)
+    ls -l "$vsix"
+  fi
 fi
 log "done"

@@ -5,6 +5,11 @@ Each handler is a few lines; the work lives in `jaxerr_ls.lsp.*` and the pure co
 
 from __future__ import annotations
 
+# isort: off
+# Imported first, on purpose: it starts loading the catalog while the LSP libraries import.
+from jaxerr_ls.lsp import preload  # noqa: F401
+# isort: on
+
 import asyncio
 import logging
 import sys
@@ -15,7 +20,7 @@ from lsprotocol import types
 from jaxerr_ls.lsp import actions
 from jaxerr_ls.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
-from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log
+from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
 from jaxerr_ls.lsp.watch import GLOB
 
 server = JaxerrServer()
@@ -122,11 +127,17 @@ async def code_action(
         ),
         only=tuple(params.context.only) if params.context.only is not None else None,
     )
-    catalog = await ls.catalog()
-    loop = asyncio.get_running_loop()
-    return (
-        await loop.run_in_executor(ls.thread_pool, actions.code_actions, request, catalog) or None
+    marks = tuple((repr(d.range), repr(d.data)) for d in request.diagnostics)
+    key = (
+        doc.uri,
+        doc.version,
+        ls.store.revision,
+        start.line,
+        start.character,
+        request.only,
+        marks,
     )
+    return await ls.code_actions(request, key) or None
 
 
 @server.command("jaxerr.explainTraceback")
@@ -156,6 +167,7 @@ def start(tcp: str | None = None, verbose: int = 0) -> int:
         stream=sys.stderr, level=theirs, format="%(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("jaxerr_ls").setLevel(logging.DEBUG if verbose else logging.INFO)
+    server.catalog_future().add_done_callback(log_catalog)
     if tcp is None:
         server.start_io()
         return 0

@@ -1,7 +1,7 @@
 """A real client (pytest-lsp) driving `python -m jaxerr_ls` over stdio, per editor profile.
 
-One server per test module and profile (starting one costs about a second); tests keep apart by
-file names and clear diagnostics they leave behind.
+One server per profile for the whole session (starting one costs about a second); tests keep
+apart by file names and clear the diagnostics they look at.
 """
 
 from __future__ import annotations
@@ -61,22 +61,13 @@ async def initialize(client: LanguageClient, profile: str, root: Path) -> None:
     )
 
 
-@pytest_lsp.fixture(config=CONFIG, params=PROFILES, scope="module")
+@pytest_lsp.fixture(config=CONFIG, params=PROFILES, scope="session")
 async def client(
     lsp_client: LanguageClient,
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[None]:
     await initialize(lsp_client, request.param, tmp_path_factory.mktemp("ws"))
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest_lsp.fixture(config=CONFIG, scope="module")
-async def neovim(
-    lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[None]:
-    await initialize(lsp_client, "neovim", tmp_path_factory.mktemp("nvim"))
     yield
     await lsp_client.shutdown_session()
 

@@ -11,7 +11,7 @@ from pytest_lsp import LanguageClient
 
 from .conftest import apply_edits, encoding, open_doc, root, wait_diagnostics
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 PROGRAM = """import jax
 from jax.sharding import PartitionSpec as P
@@ -96,6 +96,9 @@ async def test_huge_document_hover(client: LanguageClient) -> None:
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(100_001, 9))
     )
     assert hover is not None and "jax.vmap" in str(hover.contents)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+    )
 
 
 async def test_watcher_registered_when_supported(client: LanguageClient) -> None:

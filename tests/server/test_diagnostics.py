@@ -22,7 +22,7 @@ from .conftest import (
     wait_diagnostics,
 )
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 MESSAGE = "Eager shard_map cannot return a `jax.Ref`. Please wrap your shard_map in `jax.jit`."
 FIXED_RUNS: dict[str, subprocess.CompletedProcess[str]] = {}  # fixed text -> its run, once

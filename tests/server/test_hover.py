@@ -29,7 +29,7 @@ s = "😀🎉"; h = lax.scan(f, 0, None)
 """
 
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 def position(text: str, line: int, needle: str, enc: str) -> types.Position:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from pygls.uris import to_fs_path
 
 from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
+from jaxerr_ls.lsp import actions, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
@@ -31,14 +32,30 @@ if TYPE_CHECKING:  # imported in worker threads, after `initialize` has been ans
 log = logging.getLogger("jaxerr_ls")
 
 COMMAND_ORIGIN = "command"
+ACTION_CACHE = 64
 POLL_SECONDS = 1.0
+
+
+def log_catalog(future: Future[Catalog]) -> None:
+    """Say which index serves (the installed JAX's, or the newest shipped) and what was wrong."""
+    if future.exception() is not None:
+        log.error("catalog not loaded: %s", future.exception())
+        return
+    catalog = future.result()
+    log.info(
+        "catalog: %d entries, JAX %s, index %s",
+        len(catalog.entries),
+        catalog.jax_version or "?",
+        catalog.source or "none (curated entries only)",
+    )
+    for problem in catalog.problems[:20]:
+        log.warning("catalog: %s", problem)
 
 
 class JaxerrServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("jaxerr-ls", __version__, max_workers=4)
         self.store = Store()
-        self._catalog: Future[Catalog] | None = None
         self._matcher: Matcher | None = None
         self._matcher_lock = threading.Lock()
         self._imports: dict[str, tuple[int | None, Mapping[str, str]]] = {}
@@ -46,28 +63,11 @@ class JaxerrServer(LanguageServer):
         self._latest: dict[str, int] = {}
         self._poller: asyncio.Task[None] | None = None
         self._scanning = asyncio.Lock()
+        self._actions: dict[Hashable, asyncio.Future[list[types.CodeAction]]] = {}
 
     # -- catalog, loaded once in the background so that `initialize` answers at once --
     def catalog_future(self) -> Future[Catalog]:
-        if self._catalog is None:
-            self._catalog = self.thread_pool.submit(self._load_catalog)
-        return self._catalog
-
-    @staticmethod
-    def _load_catalog() -> Catalog:
-        from jaxerr_ls.catalog import load_catalog
-
-        catalog = load_catalog()
-        where = catalog.source or "no index (curated entries only)"
-        log.info(
-            "catalog: %d entries, JAX %s, index %s",
-            len(catalog.entries),
-            catalog.jax_version or "?",
-            where,
-        )
-        for problem in catalog.problems[:20]:
-            log.warning("catalog: %s", problem)
-        return catalog
+        return preload.start()
 
     async def catalog(self) -> Catalog:
         return await asyncio.wrap_future(self.catalog_future())
@@ -168,6 +168,23 @@ class JaxerrServer(LanguageServer):
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         codec = self.workspace.position_codec
         return [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+
+    # -- code actions: computed once per (document version, cursor, context), in a thread --
+    async def code_actions(self, request: actions.Request, key: Hashable) -> list[types.CodeAction]:
+        found = self._actions.get(key)
+        if found is None:
+            catalog = await self.catalog()
+            loop = asyncio.get_running_loop()
+            found = loop.run_in_executor(self.thread_pool, actions.code_actions, request, catalog)
+            # Editors ask again on every cursor move; one computation answers them all.
+            self._actions[key] = found
+            while len(self._actions) > ACTION_CACHE:
+                del self._actions[next(iter(self._actions))]
+        try:
+            return await asyncio.shield(found)
+        except Exception:
+            self._actions.pop(key, None)
+            raise
 
     # -- .jaxerr/*.txt --
     def start_polling(self) -> None:

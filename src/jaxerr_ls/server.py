@@ -82,6 +82,8 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = norm_uri(params.text_document.uri)
+    if not ls.store.for_uri(uri):  # nothing to move: skip splitting the document into lines
+        return
     lines = ls.workspace.get_text_document(params.text_document.uri).lines
     edited = ls.store.edited(uri, to_changes(params.content_changes), lines)
     if edited is not ls.store:

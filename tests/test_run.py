@@ -61,6 +61,11 @@ def test_traceback_is_saved_and_explained(tmp_path: Path) -> None:
     assert done.stderr.decode().startswith(saved)
     tail = done.stderr.decode()[len(saved) :]
     assert "jaxerr-ls" in tail and "prog.py" in tail
+    # Fixed and run again: the saved traceback is stale and goes, so the editor clears it.
+    script.write_text("print('fixed')\n")
+    again = _run(tmp_path, sys.executable, str(script))
+    assert again.returncode == 0 and again.stdout == b"fixed\n"
+    assert not (tmp_path / ".jaxerr" / "last-run.txt").exists()
 
 
 def test_signal_status_and_missing_command(tmp_path: Path) -> None:

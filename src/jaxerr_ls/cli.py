@@ -8,12 +8,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxerr_ls import __version__
-from jaxerr_ls.catalog import Catalog, Matcher, load_catalog
-from jaxerr_ls.catalog.validate import validate_catalog
-from jaxerr_ls.explain import explain_text
-from jaxerr_ls.render.terminal import Style, render_entry, render_explanations
+
+if TYPE_CHECKING:
+    from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.render.terminal import Style
+
+# The catalog, matcher and renderers are imported inside the commands that use them, so that
+# `serve` starts without paying for them (the server loads the catalog its own way).
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,6 +111,8 @@ def _read(source: str) -> str | None:
 
 
 def _style() -> Style:
+    from jaxerr_ls.render.terminal import Style
+
     return Style(color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
@@ -117,6 +123,10 @@ def _explain(source: str, as_json: bool, root: Path | None) -> int:
     if root is not None and not root.is_dir():
         print(f"jaxerr-ls explain: --root {root} is not a directory", file=sys.stderr)
         return 2
+    from jaxerr_ls.catalog import Matcher, load_catalog
+    from jaxerr_ls.explain import explain_text
+    from jaxerr_ls.render.terminal import render_explanations
+
     explanations = explain_text(text, Matcher(load_catalog()), root=root or Path.cwd())
     if as_json:
         print(json.dumps({"tracebacks": [e.to_json() for e in explanations]}, indent=2))
@@ -126,6 +136,10 @@ def _explain(source: str, as_json: bool, root: Path | None) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
+    from jaxerr_ls.catalog import load_catalog
+    from jaxerr_ls.catalog.validate import validate_catalog
+    from jaxerr_ls.render.terminal import render_entry
+
     catalog = load_catalog()
     if args.action == "list":
         return _list(catalog, args.curated, args.json)

@@ -7,6 +7,7 @@ editors miss file events when a folder appears together with its first file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -79,8 +80,11 @@ def run_command(command: list[str], root: Path) -> int:
     reader.start()
     status = _wait(child)
     reader.join()
-    if status != 0:
-        _report(bytes(kept), directory, root)
+    if status == 0 or not _report(bytes(kept), directory, root):
+        # A clean run (or one without a traceback) makes the last traceback stale: removing it
+        # clears the editor's squiggles.
+        with contextlib.suppress(OSError):
+            (directory / LAST_RUN).unlink(missing_ok=True)
     return status
 
 
@@ -99,10 +103,11 @@ def _wait(child: subprocess.Popen[bytes]) -> int:
         signal.signal(signal.SIGTERM, previous_term)
 
 
-def _report(stderr: bytes, directory: Path, root: Path) -> None:
+def _report(stderr: bytes, directory: Path, root: Path) -> bool:
+    """Save and explain the traceback in `stderr`; False when there is none."""
     text = traceback_text(stderr)
     if text is None:
-        return
+        return False
     try:
         (directory / LAST_RUN).write_text(text, encoding="utf-8")
     except OSError as exc:
@@ -113,6 +118,7 @@ def _report(stderr: bytes, directory: Path, root: Path) -> None:
         summary = f"jaxerr-ls: could not explain the traceback: {exc}\n"
     sys.stderr.write(summary)
     sys.stderr.flush()
+    return True
 
 
 def explain_summary(text: str, root: Path) -> str:

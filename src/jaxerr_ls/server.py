@@ -100,6 +100,8 @@ def pull(
     ls: JaxerrServer, params: types.DocumentDiagnosticParams
 ) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
     doc = ls.workspace.get_text_document(params.text_document.uri)
+    if not ls.pulls():  # pushed instead; an empty pull report keeps the client from doubling them
+        return types.FullDocumentDiagnosticReport(items=[], result_id="pushed")
     result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)

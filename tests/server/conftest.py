@@ -121,7 +121,9 @@ def pulls(client: LanguageClient) -> bool:
 
 
 async def current_diagnostics(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
-    """What the editor would show for `uri`: pulled (Neovim) or last pushed (VS Code)."""
+    """What the editor would show for `uri`: the last pushed diagnostics plus, for a client
+    that pulls (Neovim keeps both in separate namespaces), the pulled ones."""
+    shown = list(client.diagnostics.get(uri, []))
     if pulls(client):
         report = await client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri))
@@ -129,8 +131,8 @@ async def current_diagnostics(client: LanguageClient, uri: str) -> list[types.Di
         assert isinstance(
             report, types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport
         )
-        return list(report.items)
-    return list(client.diagnostics.get(uri, []))
+        shown += report.items
+    return shown
 
 
 async def wait_diagnostics(

@@ -149,16 +149,23 @@ class JaxerrServer(LanguageServer):
         self.sync(touched)
 
     def pulls(self) -> bool:
+        """Serve diagnostics by pull only when the client can also be told to pull again:
+        a traceback arrives with no edit, and a pull-only client (Neovim 0.11 declares no
+        refresh support) would not see it until its next edit. Others get pushes."""
         text = self.client_capabilities.text_document
-        return text is not None and text.diagnostic is not None
+        workspace = self.client_capabilities.workspace
+        refresh = workspace.diagnostics if workspace else None
+        return (
+            text is not None
+            and text.diagnostic is not None
+            and refresh is not None
+            and bool(refresh.refresh_support)
+        )
 
     def sync(self, uris: frozenset[str]) -> None:
         """Tell the client: ask it to pull again, or push the URIs' diagnostics."""
         if self.pulls():
-            workspace = self.client_capabilities.workspace
-            diagnostics = workspace.diagnostics if workspace else None
-            if diagnostics is not None and diagnostics.refresh_support:
-                self.workspace_diagnostic_refresh(None)
+            self.workspace_diagnostic_refresh(None)
             return
         for uri in sorted(uris):
             self.text_document_publish_diagnostics(

@@ -330,17 +330,37 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
           return vim.fn.jobwait({{ vim.bo[term].channel }}, 0)[1] ~= -1
         end, 50)
         -- capture fires after a 400 ms pause in the output or on TermClose
-        vim.wait(3000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
-        out({{ attached = attached, exited = exited, diags = diags(buf) }})
+        vim.wait(2000, function() return #vim.diagnostic.get(buf) > 0 end, 50)
+        local auto = diags(buf)
+        -- by hand: :JaxErrExplain without argument takes the last terminal's traceback ...
+        vim.cmd('wincmd p')
+        vim.cmd('JaxErrClear')
+        vim.wait(5000, function() return #vim.diagnostic.get(buf) == 0 end, 20)
+        local cleared = #vim.diagnostic.get(buf) == 0
+        vim.cmd('JaxErrExplain')
+        vim.wait(10000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+        local from_terminal = diags(buf)
+        -- ... or, when it holds one, the unnamed register's
+        vim.cmd('JaxErrClear')
+        vim.wait(5000, function() return #vim.diagnostic.get(buf) == 0 end, 20)
+        vim.fn.setreg('"', table.concat(vim.fn.readfile({json.dumps(traceback_file.name)}), '\\n'))
+        vim.api.nvim_buf_delete(term, {{ force = true }})
+        vim.cmd('JaxErrExplain')
+        vim.wait(10000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+        out({{ attached = attached, exited = exited, auto = auto, cleared = cleared,
+              from_terminal = from_terminal, from_register = diags(buf) }})
         vim.cmd('qa!')
         """,
         f"terminal_replay_{capture}",
     )
     assert res["attached"] and res["exited"]
     if capture:
-        assert [x["lnum"] + 1 for x in res["diags"]] == [ERROR_LINE], res["diags"]
+        assert [x["lnum"] + 1 for x in res["auto"]] == [ERROR_LINE], res["auto"]
     else:
-        assert res["diags"] == []
+        assert res["auto"] == []
+    assert res["cleared"], ":JaxErrClear left diagnostics"
+    assert [x["lnum"] + 1 for x in res["from_terminal"]] == [ERROR_LINE], res
+    assert [x["lnum"] + 1 for x in res["from_register"]] == [ERROR_LINE], res
 
 
 def _old_nvim() -> str | None:

@@ -468,8 +468,27 @@ def test_run_file_squiggle_quick_fix_and_terminal_capture(
     page.locator(".monaco-editor .squiggly-error").first.wait_for(state="detached", timeout=15_000)
     step("cleared")
 
-    # 4. terminal capture: a failing command that prints the same traceback in the terminal
+    # 4. Explain Traceback from Selection: the traceback selected in an editor; the message
+    #    names the error and the place, and "Go to Line" jumps there (squiggled again)
     shutil.copy(workspace / ".jaxerr" / "last-run.txt", workspace / "tb.log")
+    page.locator(".explorer-folders-view .monaco-list-row", has_text="tb.log").first.click()
+    page.locator(".monaco-editor .view-lines", has_text="Traceback").wait_for()
+    page.locator(".monaco-editor .view-lines", has_text="Traceback").click()
+    page.keyboard.press("Control+A")
+    run_command(page, "JAX Errors: Explain Traceback from Selection")
+    toast = page.locator(".notification-toast", has_text="demo.py:14")
+    toast.first.wait_for(timeout=30_000)
+    toast_text = normalize(toast.first.inner_text())
+    step(f"explain-selection message: {toast_text[:200]}")
+    step.shot("explain-selection")
+    assert "ValueError" in toast_text and normalize(ERROR_MESSAGE) in toast_text, toast_text
+    toast.first.locator(".monaco-button", has_text="Go to Line").click()
+    page.locator(".monaco-editor .view-lines", has_text="shard_map").wait_for()
+    assert wait_squiggle(page, 15) == [(ERROR_LINE, ERROR_LINE_TEXT)]
+    run_command(page, "JAX Errors: Clear Diagnostics")
+    page.locator(".monaco-editor .squiggly-error").first.wait_for(state="detached", timeout=15_000)
+
+    # 5. terminal capture: a failing command that prints the same traceback in the terminal
     run_command(page, "Terminal: Focus Terminal")
     page.locator(".terminal-wrapper.active, .terminal-wrapper").first.wait_for()
     page.wait_for_timeout(500)

@@ -28,6 +28,12 @@ _WRAPPER_TAIL = re.compile(
 )
 
 
+def is_wrapper_line(line: str) -> bool:
+    """`jax.errors.SimplifiedTraceback: ...` and the like, at the start of a line."""
+    found = EXCEPTION.match(line[:300])
+    return found is not None and short_class(found.group("cls")) in WRAPPERS
+
+
 def is_wrapper(traceback: Traceback) -> bool:
     return short_class(traceback.exception) in WRAPPERS
 
@@ -37,8 +43,6 @@ def split_jax_note(message: str) -> tuple[str, tuple[str, ...]]:
     marker = f"{RULE}\n{JAX_NOTE_HEAD}"
     position = message.find(marker)
     if position < 0:
-        if message.startswith(JAX_NOTE_HEAD):
-            return message, ()  # SimplifiedTraceback's own message: the note is all it says
         return message, ()
     note = message[position + len(RULE) + 1 :]
     head = message[:position].rstrip("\n")
@@ -46,6 +50,12 @@ def split_jax_note(message: str) -> tuple[str, tuple[str, ...]]:
     rest = after.strip("\n")
     text = head if not rest else f"{head}\n{rest}"
     return text, (note_text.strip(),)
+
+
+def _split_notes(traceback: Traceback) -> Traceback:
+    message, notes = split_jax_note(traceback.message)
+    causes = tuple(_split_notes(cause) for cause in traceback.causes)
+    return replace(traceback, message=message, notes=traceback.notes + notes, causes=causes)
 
 
 def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
@@ -63,9 +73,7 @@ def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
 
 def clean(traceback: Traceback) -> Traceback:
     """Notes split off; a chain that ends in a wrapper ends in the real exception instead."""
-    message, notes = split_jax_note(traceback.message)
-    causes = tuple(clean(cause) for cause in traceback.causes)
-    traceback = replace(traceback, message=message, notes=traceback.notes + notes, causes=causes)
+    traceback = _split_notes(traceback)
     if not is_wrapper(traceback):
         return traceback
     inner = inner_exception(traceback)

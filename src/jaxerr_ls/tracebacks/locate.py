@@ -162,10 +162,18 @@ def relocate(lines: list[str], line: int, source: str) -> int | None:
     wanted = source.strip()
     if not wanted:
         return line if 1 <= line <= len(lines) else None
-    if 1 <= line <= len(lines) and lines[line - 1].strip() == wanted:
+    if 1 <= line <= len(lines) and _same(lines[line - 1].strip(), wanted):
         return line
-    found = [n for n, text in enumerate(lines, start=1) if text.strip() == wanted]
+    found = [n for n, text in enumerate(lines, start=1) if _same(text.strip(), wanted)]
     return min(found, key=lambda n: abs(n - line)) if found else None
+
+
+def _same(actual: str, printed: str) -> bool:
+    """The printed source is the line, or its start (IPython's colour mode drops a trailing
+    comment, rich and terminals cut long lines)."""
+    if actual == printed:
+        return True
+    return len(printed) >= 6 and actual.startswith(printed)
 
 
 def locate(

@@ -12,10 +12,13 @@ from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects import Parsed, cpython, ipython, pytest, rich
 from jaxerr_ls.tracebacks.dialects.common import separator
-from jaxerr_ls.tracebacks.jax import clean, split_jax_note
+from jaxerr_ls.tracebacks.jax import clean, is_wrapper_line, split_jax_note
 from jaxerr_ls.tracebacks.model import Traceback
 from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
+
+# Every traceback start contains one of these (headers, frames, boxes, sections, locations, rules).
+_STARTS = ("Trace", "File", "╭", "___", ".py:", "----------")
 
 __all__ = ["parse_lines", "parse_tracebacks", "split_jax_note"]
 
@@ -42,7 +45,7 @@ def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
         if parsed is None:
             index += 1
             continue
-        traceback = clean(parsed.traceback)
+        traceback = parsed.traceback
         if chained and found:
             earlier = found.pop()
             oldest = (*earlier.causes, replace(earlier, causes=()))
@@ -50,12 +53,13 @@ def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
         found.append(traceback)
         chained = False
         index = max(parsed.end, index + 1)
-    return found
+    return [clean(traceback) for traceback in found]
 
 
 def _dialect(lines: list[str], index: int, depth: int) -> Parsed | None:
     line = lines[index]
-    if not line or len(line) > 2000 and not line.lstrip().startswith(("Traceback", "File")):
+    # Cheap test first: almost every line of a long text starts nothing.
+    if not any(mark in line for mark in _STARTS):
         return None
     if rich.starts(lines, index):
         return rich.parse(lines, index)
@@ -65,4 +69,7 @@ def _dialect(lines: list[str], index: int, depth: int) -> Parsed | None:
         return pytest.parse(lines, index)
     if cpython.starts(lines, index):
         return cpython.parse(lines, index, lambda text, d: parse_lines(text, d), depth)
+    if is_wrapper_line(line):
+        # `jax.errors.SimplifiedTraceback: ...` is printed without a header or frames.
+        return cpython.parse_body(lines, index)
     return None

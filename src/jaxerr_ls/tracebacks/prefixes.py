@@ -21,6 +21,7 @@ _PATTERNS = (
     # Timestamped logging on every line: 2025-01-07 10:15:02,481 or [2025-01-07 10:15:02]
     re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?(?: [A-Z]+)?:? "),
 )
+_ANY = re.compile("|".join(f"(?P<p{n}>{p.pattern[1:]})" for n, p in enumerate(_PATTERNS)))
 # Quoting (e-mail, markdown `>`); only stripped when the quoted block holds a traceback header.
 _QUOTE = re.compile(r"^> ?")
 _QUOTED_HEADER = re.compile(r"^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()")
@@ -31,8 +32,11 @@ def strip_prefixes(lines: list[str]) -> list[str]:
     lines = _strip_backticks(lines)
     if any(_QUOTED_HEADER.match(line) for line in lines):
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
-    for pattern in _PATTERNS:
-        lines = _strip_runs(lines, pattern)
+    # One combined pass finds which shapes occur at all; most texts have none.
+    seen = {found.lastgroup for line in lines if (found := _ANY.match(line)) and found.lastgroup}
+    for position, pattern in enumerate(_PATTERNS):
+        if f"p{position}" in seen:
+            lines = _strip_runs(lines, pattern)
     return lines
 
 

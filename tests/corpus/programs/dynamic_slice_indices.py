@@ -1,5 +1,5 @@
-# expect: TypeError
-# message: dynamic_slice
+# expect: ValueError
+# message: Length of slice indices must match number of operand dimensions
 import jax.numpy as jnp
 from jax import lax
 

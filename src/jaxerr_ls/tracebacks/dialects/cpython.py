@@ -12,7 +12,22 @@ from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 HEADER = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
-FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$')
+_CPYTHON_FRAME = re.compile(
+    r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$'
+)
+# IPython 8+ prints a SyntaxError's location as `  File /path/x.py:5` (maybe after a prompt).
+_IPYTHON_SYNTAX = re.compile(r"^(?:In \[\d+\]: )?\s+File (?P<path>[^\s\"].*?):(?P<line>\d+)\s*$")
+
+
+class _Frame:
+    """`FRAME.match(line)`: a CPython frame line, or IPython's SyntaxError location."""
+
+    @staticmethod
+    def match(line: str) -> re.Match[str] | None:
+        return _CPYTHON_FRAME.match(line) or _IPYTHON_SYNTAX.match(line)
+
+
+FRAME = _Frame()
 CARET = re.compile(r"^\s*[~^]+[~^ ]*$")
 REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]\s*$")
 ELIDED = re.compile(r"^\s*(?:\.\.\.|\[\.\.\.\]|\(\.\.\.\)|\.\.\.<\d+ lines>\.\.\.)\s*$")
@@ -22,7 +37,10 @@ SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")
 MAX_GROUP_DEPTH = 12
 # Lines that end a message: something else starts (prompt, pytest section or summary).
 MESSAGE_END = re.compile(
-    r"^(?:In \[\d+\]:|>>> |\$ |❯ |={5,}|_{5,} |-{20,}$|\S+ +Traceback \(most recent call last\)$)"
+    r"^(?:In \[\d+\]:|>>> |\$(?: |$)|❯ |={5,}|_{5,} |-{40,}$"
+    r"|\S+ +Traceback \(most recent call last\)$"
+    r"|##\[\w+\]"  # GitHub Actions workflow commands
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] )"  # absl / XLA log lines
 )
 
 ParseText = Callable[[list[str], int], list[Traceback]]
@@ -46,7 +64,7 @@ def parse(lines: list[str], index: int, recurse: ParseText, depth: int = 0) -> P
 def looks_like_syntax_error(lines: list[str], index: int) -> bool:
     """A `File "x", line N` without `, in f` and without a header: a SyntaxError report."""
     match = FRAME.match(lines[index])
-    if match is None or match.group("func") is not None:
+    if match is None or match.groupdict().get("func") is not None:
         return False
     if index > 0 and (FRAME.match(lines[index - 1]) or lines[index - 1].startswith(" ")):
         return False
@@ -69,7 +87,7 @@ def parse_body(lines: list[str], index: int) -> Parsed | None:
                 Frame(
                     path=frame.group("path"),
                     line=int(frame.group("line")),
-                    function=(frame.group("func") or "").strip(),
+                    function=(frame.groupdict().get("func") or "").strip(),
                 )
             )
             expect_source = True
@@ -141,6 +159,8 @@ def _parse_group(
     causes: list[Traceback] = []
     if depth < MAX_GROUP_DEPTH:
         for member in members:
-            causes.extend(recurse(member, depth + 1))
+            parsed = recurse(member, depth + 1)
+            bare = parse_body(member, 0) if not parsed else None  # a member without frames
+            causes.extend(parsed or ([bare.traceback] if bare else []))
     group = body.traceback
     return Parsed(replace(group, causes=(*group.causes, *causes)), end)

@@ -23,7 +23,7 @@ CLASSIC = re.compile(r"^(?P<path>\S[^\s]*(?:\.py|>)|<[^>]+>|\S+\.pyx?) in (?P<fu
 ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)(?: (?P<source>.*))?$")
 CONTEXT = re.compile(r"^\s+\d+(?: .*)?$")
 SKIPPED = re.compile(r"^\s*(?:\[\.\.\. skipping .*\]|\(\.\.\.\)|\d+ frames?|\.\.\.)\s*$")
-MESSAGE_END = re.compile(r"^(?:In \[\d+\]:|-{20,}\s*$|\S+\s+Traceback \(most recent call last\)$)")
+MESSAGE_END = re.compile(r"^(?:In \[\d+\]:|-{40,}\s*$|\S+\s+Traceback \(most recent call last\)$)")
 
 
 def starts(lines: list[str], index: int) -> bool:

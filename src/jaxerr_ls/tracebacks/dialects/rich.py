@@ -66,7 +66,9 @@ def _frames(rows: list[str]) -> list[Frame]:
         code = CODE.match(row)
         if code is not None and code.group("mark") and frames:
             last = frames[-1]
-            frames[-1] = Frame(last.path, last.line, last.function, code.group("source").strip())
+            # Indentation guides (`│`) are drawn inside the code.
+            source = code.group("source").replace("│", " ").strip()
+            frames[-1] = Frame(last.path, last.line, last.function, source)
             carry = ""
         elif row and not code and ("/" in row or "\\" in row) and " " not in row:
             carry += row

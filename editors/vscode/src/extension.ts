@@ -28,12 +28,18 @@ function firstLine(s: string | undefined): string {
   return (s ?? '').split('\n')[0] ?? '';
 }
 
-async function explain(m: ServerManager, text: string, origin: string, quiet = false): Promise<void> {
+async function explain(
+  m: ServerManager,
+  text: string,
+  origin: string,
+  opts: { quiet?: boolean; root?: string } = {},
+): Promise<void> {
+  const quiet = opts.quiet ?? false;
   if (!text.trim()) {
     void vscode.window.showInformationMessage(`JAX Errors: the ${origin} is empty.`);
     return;
   }
-  const root = workspaceRoot();
+  const root = opts.root ?? workspaceRoot();
   let result: Explained[] | undefined;
   try {
     result = await m.executeCommand<Explained[]>(SERVER_EXPLAIN, [{ text, root: root ?? null }]);
@@ -75,10 +81,11 @@ async function selectionText(): Promise<{ text: string; origin: string }> {
   // the terminal's selection is reachable only through the clipboard
   if (vscode.window.activeTerminal) {
     const saved = await vscode.env.clipboard.readText();
+    await vscode.env.clipboard.writeText('');
     await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
     const text = await vscode.env.clipboard.readText();
     await vscode.env.clipboard.writeText(saved);
-    if (text !== saved || text.trim()) {
+    if (text.trim()) {
       return { text, origin: 'terminal selection' };
     }
   }
@@ -131,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const captureEnabled = (): boolean => vscode.workspace.getConfiguration('jaxerr').get<boolean>('captureTerminal', true);
   const capture = new TerminalCapture(
     captureEnabled,
-    (text) => void explain(m, text, 'terminal', true),
+    (text, root) => void explain(m, text, 'terminal', { quiet: true, root }),
     (msg) => output.info(msg),
   );
   if (!capture.available) {

@@ -76,7 +76,7 @@ export class ServerManager implements vscode.Disposable {
 
   async stop(): Promise<void> {
     const c = this.client;
-    this.client = undefined;
+    this.client = undefined; // detached: its state events no longer reach the status bar
     if (c) {
       try {
         await c.stop(5_000);
@@ -137,8 +137,9 @@ export class ServerManager implements vscode.Disposable {
         this.setState('running');
       } else if (e.newState === State.Starting) {
         this.setState('starting');
-      } else if (this.state !== 'error') {
-        this.setState('stopped');
+      } else {
+        // (an intentional stop detaches the client first) the client gave up restarting a crashed server
+        this.setState('error', 'the server stopped; see the output');
       }
     });
     this.client = client;

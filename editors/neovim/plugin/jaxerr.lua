@@ -247,6 +247,7 @@ local function check_terminal(buf)
   if not capture_on() or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
+  remember_width(buf)
   local tb = last_traceback(buf)
   if tb and tb ~= sent[buf] and #clients() > 0 then
     sent[buf] = tb
@@ -266,7 +267,6 @@ vim.api.nvim_create_autocmd('TermOpen', {
     vim.api.nvim_buf_attach(buf, false, {
       on_lines = function()
         last_term_buf = buf
-        remember_width(buf)
         if not capture_on() then
           return
         end

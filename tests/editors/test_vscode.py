@@ -310,6 +310,11 @@ def open_file(page: Any, name: str) -> None:
     page.locator(".monaco-editor .view-lines", has_text="shard_map").wait_for()
 
 
+def status_item(page: Any) -> Any:
+    """The extension's status bar item ("JAX Errors" with the server state's icon)."""
+    return page.locator(".statusbar-item", has_text="JAX Errors").first
+
+
 def run_command(page: Any, title: str) -> None:
     page.keyboard.press("F1")
     page.wait_for_selector(".quick-input-widget input")
@@ -375,7 +380,7 @@ def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: li
     step("demo.py open")
     # wait for the server: the status bar item says running
     page.locator(".statusbar-item", has_text="JAX Errors").first.wait_for()
-    page.locator(".statusbar-item [class*='codicon-check']").first.wait_for(timeout=60_000)
+    status_item(page).locator("[class*='codicon-check']").first.wait_for(timeout=60_000)
     step("server running")
     x, y = word_center(page, "@jax.jit", "jit")
     shown = ""
@@ -537,7 +542,7 @@ def test_missing_server_and_missing_python_are_explained(
     missing = tmp_path / "no-such-python"
     set_interpreter(missing)
     page.locator(".notification-toast", has_text="was not found").first.wait_for(timeout=60_000)
-    page.locator(".statusbar-item [class*='codicon-error']").first.wait_for()
+    status_item(page).locator("[class*='codicon-error']").first.wait_for()
     step.shot("not-found")
     assert (
         str(missing)

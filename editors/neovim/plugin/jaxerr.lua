@@ -29,11 +29,18 @@ local function looks_like_traceback(text)
     or text:find('^%s*File "[^"\n]+", line %d+') ~= nil
 end
 
+local function is_stopped(c)
+  if has_011 then
+    return c:is_stopped()
+  end
+  return c.is_stopped ~= nil and c.is_stopped()
+end
+
 local function clients()
   local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = NAME }) or vim.lsp.get_active_clients()
   local out = {}
   for _, c in pairs(all) do
-    if c.name == NAME and not (c.is_stopped and c.is_stopped()) then
+    if c.name == NAME and not is_stopped(c) then
       table.insert(out, c)
     end
   end

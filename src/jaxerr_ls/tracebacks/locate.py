@@ -14,7 +14,16 @@ from jaxerr_ls.tracebacks.jax import BEFORE_TRANSFORMATION
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # Path pieces that mark library code, not the user's (compared on '/'-separated lower-case paths).
-LIBRARY_PARTS = ("/site-packages/", "/dist-packages/", "/jax/_src/", "/jaxlib/", "/.pyenv/")
+# Virtual environments' own scripts (`.venv/bin/ipython`) are not the user's code either.
+LIBRARY_PARTS = (
+    "/site-packages/",
+    "/dist-packages/",
+    "/jax/_src/",
+    "/jaxlib/",
+    "/.pyenv/",
+    "/.venv/",
+    "/venv/bin/",
+)
 # POSIX `/usr/lib/python3.11/json/...`; Windows `.../Python311/Lib/json/...` (no version dir).
 STDLIB = re.compile(
     r"/(?:lib|lib64)/python\d+(?:\.\d+)?/(?!site-packages|dist-packages)"
@@ -184,18 +193,17 @@ def locate(
     """The deepest frame in the user's code, mapped into the workspace when possible; when JAX hid
     the frames, the location the message names. The trace-time stack JAX attaches as a
     JaxStackTraceBeforeTransformation cause points at the user's operation: it comes first."""
-    for cause in reversed(traceback.causes):
-        if short_class(cause.exception) == BEFORE_TRANSFORMATION:
-            for frame in reversed(cause.frames):
-                if is_user_frame(frame) and not is_pseudo(frame.path):
-                    return _place(frame.path, frame.line, frame.source, workspace, reader)
-    for frame in reversed(traceback.frames):
-        if not is_user_frame(frame) or is_pseudo(frame.path):
+    stacks = [
+        c.frames for c in traceback.causes if short_class(c.exception) == BEFORE_TRANSFORMATION
+    ]
+    for frames in [*reversed(stacks), traceback.frames]:
+        deepest = next((f for f in reversed(frames) if is_user_frame(f)), None)
+        if deepest is None:
             continue
+        if is_pseudo(deepest.path):
+            return None  # a notebook cell or `<stdin>`: explained, not located
         # When the file changed and the printed line is gone, the location is dropped.
-        return _place(frame.path, frame.line, frame.source, workspace, reader)
-    if any(is_user_frame(f) for f in traceback.frames):
-        return None  # the user's frame is a notebook cell or gone: explained, not located
+        return _place(deepest.path, deepest.line, deepest.source, workspace, reader)
     for match in MESSAGE_LOCATION.finditer(traceback.message):
         if is_user_path(match.group("path")):
             found = _place(match.group("path"), int(match.group("line")), "", workspace, reader)

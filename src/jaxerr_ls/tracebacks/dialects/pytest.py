@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects import Parsed
 from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim_message
+from jaxerr_ls.tracebacks.dialects.cpython import FRAME
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
@@ -99,6 +100,15 @@ def _from_errors(errors: list[str], frames: list[Frame]) -> Traceback | None:
     indent = len(first) - len(first.lstrip(" "))
     texts = [e[indent:] if e[:indent].strip() == "" else e.lstrip() for e in errors]
     for position, text in enumerate(texts):
+        located = FRAME.match(text)
+        if located is not None:
+            # A SyntaxError's own location, printed among the `E` lines.
+            following = texts[position + 1].strip() if position + 1 < len(texts) else ""
+            frames = [
+                *frames,
+                Frame(located.group("path"), int(located.group("line")), "", following),
+            ]
+            continue
         exception = exception_line(text)
         if exception is not None:
             message = [(exception.group("msg") or "").removeprefix(" "), *texts[position + 1 :]]

@@ -363,8 +363,7 @@ vim.api.nvim_create_autocmd('FileType', {
       return
     end
     local root = find_root(vim.api.nvim_buf_get_name(args.buf), cfg.root_markers or {})
-    local caps = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), cfg.capabilities or {})
-    local config = { name = NAME, cmd = cfg.cmd, root_dir = root, capabilities = caps, handlers = cfg.handlers }
+    local config = { name = NAME, cmd = cfg.cmd, root_dir = root }
     if vim.lsp.start then -- 0.8+
       vim.lsp.start(config, { bufnr = args.buf })
       return

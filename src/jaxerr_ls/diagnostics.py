@@ -160,7 +160,16 @@ class Store:
     revision: int = 0
 
     def for_uri(self, uri: str) -> tuple[Item, ...]:
-        return tuple(item for item in self.items if item.uri == uri)
+        """The URI's diagnostics; the same error on the same span said by two origins (the
+        explain command and `.jaxerr/last-run.txt` for one run) is shown once, the newest."""
+        seen: set[tuple[Span, str, str | None]] = set()
+        newest_first: list[Item] = []
+        for item in reversed(self.items):
+            key = (item.span, item.message, item.entry_id)
+            if item.uri == uri and key not in seen:
+                seen.add(key)
+                newest_first.append(item)
+        return tuple(reversed(newest_first))
 
     @property
     def uris(self) -> frozenset[str]:

@@ -166,3 +166,22 @@ def test_watch_scan_and_diff(tmp_path: Path) -> None:
     assert diff({}, first).changed == tuple(first)
     assert diff(first, {}).removed == tuple(first)
     assert read_text(next(iter(first))) == "\ufffd ok"
+
+
+def test_same_error_from_two_origins_is_shown_once() -> None:
+    def item(origin: str, line: int = 4) -> Item:
+        return Item(
+            uri="file:///w/a.py",
+            span=Span(line, 4, 20),
+            text="ref = jax.new_ref(x)",
+            message="ValueError: Eager shard_map cannot return a `jax.Ref`.",
+            origin=origin,
+            entry_id="eager-shard-map-ref",
+        )
+
+    store = Store().replace_origin("command", [item("command")])
+    store = store.replace_origin("/w/.jaxerr/last-run.txt", [item("/w/.jaxerr/last-run.txt")])
+    assert [i.origin for i in store.for_uri("file:///w/a.py")] == ["/w/.jaxerr/last-run.txt"]
+    # A different line is a different diagnostic.
+    store = store.replace_origin("command", [item("command", line=7)])
+    assert len(store.for_uri("file:///w/a.py")) == 2

@@ -83,11 +83,12 @@ if [ -f "$ext/package-lock.json" ]; then
   fi
   vsix=$ext/jaxerr.vsix
   if [ -f "$vsix" ] && [ -z "$(cd "$ext" && find src package.json package-lock.json esbuild.mjs tsconfig.json \
-        README.md CHANGELOG.md LICENSE .vscodeignore -newer "$vsix" 2>/dev/null | head -1)" ]; then
+        README.md CHANGELOG.md LICENSE .vscodeignore ../../src ../../catalog ../../pyproject.toml \
+        -newer "$vsix" 2>/dev/null | head -1)" ]; then
     log "extension up to date: $vsix"
   else
     log "build + package the extension"
-    (cd "$ext" && npm run --silent package >/dev/null)
+    (cd "$ext" && JAXERR_PYTHON="$py" npm run --silent package >/dev/null)
     ls -l "$vsix"
   fi
 fi

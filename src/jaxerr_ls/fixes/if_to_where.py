@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import File, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_or_import
+from jaxerr_ls.fixes.imports import spell_jnp
 from jaxerr_ls.fixes.syntax import Node, Pos, contains, header_nodes, statement_at
 
 _TITLE = "Use jnp.where (changes behaviour: evaluates both branches)"
@@ -116,7 +116,7 @@ class _IfToWhere:
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
-        jnp = spell_or_import(file.imports, "jax.numpy", ("jax.numpy", "jnp"))
+        jnp = spell_jnp(file.imports)
         if jnp is None:
             return None
         where = f"{jnp.text}.where"

@@ -190,3 +190,8 @@ def spell_or_import(
     if not imports.free(top):
         return None  # the name means something else here
     return Spelled(qualified, f"import {top}")
+
+
+def spell_jnp(imports: Imports) -> Spelled | None:
+    """How the file names `jax.numpy`, importing it as `jnp` when it has no name for it."""
+    return spell_or_import(imports, "jax.numpy", ("jax.numpy", "jnp"))

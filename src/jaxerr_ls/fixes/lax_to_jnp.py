@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import field, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_or_import
+from jaxerr_ls.fixes.imports import spell_jnp
 
 _TWINS = {
     "add": "add",
@@ -35,7 +35,7 @@ class _LaxToJnp:
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
-        jnp = spell_or_import(file.imports, "jax.numpy", ("jax.numpy", "jnp"))
+        jnp = spell_jnp(file.imports)
         if jnp is None:
             return None
         named = field(ctx, "name", "op", "primitive", "fun")

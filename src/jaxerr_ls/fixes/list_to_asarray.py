@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import File, assigned_value, field, insert, open_file, proposal
-from jaxerr_ls.fixes.imports import spell_or_import
+from jaxerr_ls.fixes.imports import spell_jnp
 from jaxerr_ls.fixes.syntax import Node, as_call
 
 # Functions whose first argument is a sequence (or a shape) on purpose.
@@ -101,7 +101,7 @@ class _ListToAsarray:
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
-        jnp = spell_or_import(file.imports, "jax.numpy", ("jax.numpy", "jnp"))
+        jnp = spell_jnp(file.imports)
         if jnp is None:
             return None
         # The message names the function and the offending position ("mean ... at position 0"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_or_import
+from jaxerr_ls.fixes.imports import spell_jnp
 from jaxerr_ls.fixes.jnp_api import jnp_names
 
 _SUBMODULES = ("linalg", "fft")
@@ -35,7 +35,7 @@ class _NumpyToJnp:
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
-        jnp = spell_or_import(file.imports, "jax.numpy", ("jax.numpy", "jnp"))
+        jnp = spell_jnp(file.imports)
         if jnp is None:
             return None
         edits: list[TextEdit] = []

@@ -121,3 +121,15 @@ def test_shipped_catalog_loads_without_problems() -> None:
     assert catalog.problems == ()
     assert catalog.get("eager-shard-map-ref") is not None
     assert catalog.get("pallas-mosaic-gpu-ref-not-reference") is not None
+
+
+def test_curated_patterns_start_where_a_search_stays_linear() -> None:
+    """A pattern that may start anywhere with a repeated class (`\\w+ branches`) makes
+    `re.search` quadratic on long messages; each must start with an anchor or a literal."""
+    unanchored = [
+        (entry.id, pattern)
+        for entry in load_catalog().curated
+        for pattern in entry.patterns
+        if not (pattern.startswith(("\\A", "^")) or pattern[:1].isalnum() or pattern[:1] == " ")
+    ]
+    assert unanchored == []

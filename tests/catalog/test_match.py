@@ -105,3 +105,22 @@ def test_placeholder_only_templates_never_match_everything() -> None:
 def test_seed_messages_match_their_entries(exception: str, message: str, entry_id: str) -> None:
     found = Matcher(load_catalog()).match(exception, message)
     assert found is not None and found.entry.id == entry_id and found.score == 100
+
+
+def test_placeholder_glued_to_the_first_word() -> None:
+    matcher = Matcher(
+        Catalog.of(
+            [
+                entry(
+                    "lax",
+                    "TypeError",
+                    "lax.{op} requires arguments to have the same dtypes, got {dtypes}.",
+                )
+            ]
+        )
+    )
+    found = matcher.match(
+        "TypeError", "lax.add requires arguments to have the same dtypes, got float32, int32."
+    )
+    assert found is not None and found.score == 100
+    assert found.fields == {"op": "add", "dtypes": "float32, int32"}

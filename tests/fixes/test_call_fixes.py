@@ -30,6 +30,15 @@ def test_int_literal_through_a_named_grad() -> None:
     )
 
 
+def test_int_literal_title_names_the_literal() -> None:
+    one = propose("int-to-float-literal", GRAD, "print(g(3))")
+    assert (
+        one is not None and one.title == "Pass a float literal (3 -> 3.0) where grad needs floats"
+    )
+    several = propose("int-to-float-literal", GRAD, "argnums")
+    assert several is not None and "integer literals -> floats" in several.title
+
+
 def test_int_literals_in_argnums_positions_only() -> None:
     assert fixed("int-to-float-literal", GRAD, "argnums") == GRAD.replace(
         "(3, -4, 5)", "(3.0, -4.0, 5)"

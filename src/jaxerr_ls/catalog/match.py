@@ -36,6 +36,7 @@ class Template:
     regex_source: str  # compiled on first use: most templates are never tried
     names: tuple[str, ...]  # placeholder names, in group order (group i+1 -> names[i])
     prefix: str  # normalised literal text before the first placeholder
+    whole_word: bool  # the prefix's first word is complete ("lax.{op}" leaves "lax." partial)
     longest: str  # normalised longest literal piece
     literal_len: int
 
@@ -102,6 +103,7 @@ def _build(entry: Entry) -> Template | None:
         regex_source=r"\s*" + source + r"[ \t]*(?:\n|$)",
         names=names,
         prefix=normalised[0],
+        whole_word=len(literals) == 1 or re.match(r"\s*\S+\s", literals[0]) is not None,
         longest=max(normalised, key=len),
         literal_len=literal_len,
     )
@@ -129,7 +131,7 @@ class Matcher:
         self._by_word: dict[str, list[Template]] = {}
         self._floating: list[Template] = []
         for template in self.templates:
-            if template.prefix:
+            if template.prefix and template.whole_word:
                 self._by_word.setdefault(template.prefix.split(" ", 1)[0], []).append(template)
             else:
                 self._floating.append(template)
@@ -146,7 +148,7 @@ class Matcher:
             if normalised.startswith(template.prefix):
                 yield template
         for template in self._floating:
-            if template.longest in normalised:
+            if template.longest in normalised and normalised.startswith(template.prefix):
                 yield template
 
     def _regex(self, template: Template) -> re.Pattern[str]:

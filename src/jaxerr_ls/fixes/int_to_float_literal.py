@@ -64,7 +64,12 @@ class _IntToFloat:
                     leaf = _int_literal(positional[index].value)
                     if leaf is not None and file.cursor_in(leaf.start, leaf.end):
                         edits.append(replace_node(leaf, leaf.value + ".0"))
-        title = "Pass a float literal (3.0) where grad needs floats"
+        if not edits:
+            return None
+        # Name the literal being changed ("2 -> 2.0"); several on one line are summed up.
+        first = edits[0].new_text
+        shown = f"{first[:-2]} -> {first}" if len(edits) == 1 else "integer literals -> floats"
+        title = f"Pass a float literal ({shown}) where grad needs floats"
         return proposal(self.id, title, self.safe, edits, file.imports)
 
 

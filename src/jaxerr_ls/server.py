@@ -5,11 +5,6 @@ Each handler is a few lines; the work lives in `jaxerr_ls.lsp.*` and the pure co
 
 from __future__ import annotations
 
-# isort: off
-# Imported first, on purpose: it starts loading the catalog while the LSP libraries import.
-from jaxerr_ls.lsp import preload  # noqa: F401
-# isort: on
-
 import asyncio
 import logging
 import sys

@@ -12,8 +12,9 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
 from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
 
@@ -222,6 +223,10 @@ def load_index(path: Path) -> tuple[Loaded, str]:
     entries: list[Entry] = []
     problems: list[str] = []
     for number, raw in enumerate(raw_errors if isinstance(raw_errors, list) else []):
+        fast = _generated_entry(raw, str(version))
+        if fast is not None:
+            entries.append(fast)
+            continue
         try:
             if not isinstance(raw, dict):
                 raise EntryError("errors", "each error must be an object")
@@ -229,6 +234,51 @@ def load_index(path: Path) -> tuple[Loaded, str]:
         except EntryError as exc:
             problems.append(f"{label}: error #{number}: {exc}")
     return Loaded(tuple(entries), tuple(problems)), str(version)
+
+
+_GENERATED_FIELDS = frozenset({"id", "exception", "message", "title", "apis", "raised_at"})
+
+
+def _generated_entry(raw: object, version: str) -> Entry | None:
+    """The common, well-formed index error built directly (the index loads on every server
+    start); anything unusual returns None and goes through the full validation instead."""
+    if not isinstance(raw, dict) or not raw.keys() <= _GENERATED_FIELDS:
+        return None
+    entry_id, exception, message = raw.get("id"), raw.get("exception"), raw.get("message")
+    title, apis, sites = raw.get("title", ""), raw.get("apis", []), raw.get("raised_at", [])
+    if not (
+        isinstance(entry_id, str)
+        and ID_RE.match(entry_id)
+        and isinstance(exception, str)
+        and exception
+        and isinstance(message, str)
+        and message.strip()
+        and isinstance(title, str)
+        and isinstance(apis, list)
+        and all(isinstance(api, str) for api in apis)
+        and isinstance(sites, list)
+    ):
+        return None
+    built: list[Site] = []
+    for site in sites:
+        if not (
+            isinstance(site, dict)
+            and isinstance(site.get("file"), str)
+            and isinstance(site.get("line"), int)
+            and site["line"] > 0
+            and isinstance(site.get("function"), str)
+        ):
+            return None
+        built.append(Site(site["file"], site["line"], site["function"], version))
+    return Entry(
+        id=entry_id,
+        exception=exception,
+        message=message,
+        title=title or message.split("\n", 1)[0][:80],
+        curated=False,
+        apis=tuple(apis),
+        raised_at=tuple(built),
+    )
 
 
 def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
@@ -271,14 +321,27 @@ def load_catalog(
     root: Path | None = None,
     *,
     jax_version: Callable[[], str | None] = installed_jax_version,
+    cache_dir: Path | None | Literal["default"] = "default",
 ) -> Catalog:
-    """The whole catalog: curated entries plus the index for the installed JAX (or the newest)."""
+    """The whole catalog: curated entries plus the index for the installed JAX (or the newest).
+
+    Served from the user's cache when no catalog file changed since it was stored (see
+    `cache.py`); `cache_dir=None` always reads the files."""
     base = root if root is not None else catalog_dir()
+    index_path = pick_index(base / "index", jax_version())
+    directory = default_cache_dir() if cache_dir == "default" else cache_dir
+    if directory is None:
+        return _load_files(base, index_path)
+    files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
+    key = fingerprint(files, f"{base.resolve()}\0{index_path}")
+    return cached(directory, key, lambda: _load_files(base, index_path))
+
+
+def _load_files(base: Path, index_path: Path | None) -> Catalog:
     curated = load_curated(base / "curated")
     problems = list(curated.problems)
     generated: tuple[Entry, ...] = ()
     version, source = "", ""
-    index_path = pick_index(base / "index", jax_version())
     if index_path is not None:
         loaded, version = load_index(index_path)
         generated, source = loaded.entries, str(index_path)

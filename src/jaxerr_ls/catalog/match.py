@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process
-
 from jaxerr_ls.catalog.model import Catalog, Entry
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
@@ -202,6 +200,9 @@ class Matcher:
         choices = self._fuzzy.get(cls)
         if not choices or not first_line:
             return None
+        # Imported here: only messages no template matches need it, and the server starts faster.
+        from rapidfuzz import fuzz, process
+
         found = process.extractOne(
             first_line[:300],
             [text for text, _ in choices],

@@ -33,4 +33,3 @@ def start() -> Future[Catalog]:
     if _started.acquire(blocking=False):
         threading.Thread(target=_load, name="jaxerr-catalog", daemon=True).start()
     return CATALOG
-

@@ -245,6 +245,26 @@ print(jax.make_jaxpr(call)(x))
         "peer = plgpu.remote_ref",
         "TypeError",
     ),
+    Case(
+        "dynamic-slice",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def window(signal, start):
+    w = signal[start:start + 3]
+    return w / w.sum()
+
+
+signal = jnp.arange(1.0, 9.0)
+for start in range(3):
+    print(window(signal, start))
+""",
+        "w = signal[start:start + 3]",
+        "IndexError",
+    ),
 ]
 
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
     at_set,
+    dynamic_slice,
     grad_to_jacobian,
     has_aux,
     if_to_where,
@@ -59,6 +60,7 @@ _ALL: tuple[Fix, ...] = (
     if_to_where.FIX,
     grad_to_jacobian.FIX,
     pass_ref_not_value.FIX,
+    dynamic_slice.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

@@ -23,6 +23,7 @@ ALL_IDS = [
     "if-to-where",
     "grad-to-jacobian",
     "pass-ref-not-value",
+    "dynamic-slice",
 ]
 
 
@@ -40,6 +41,7 @@ def test_safety_flags() -> None:
         "split-to-array-split",
         "if-to-where",
         "grad-to-jacobian",
+        "dynamic-slice",
     }
 
 

@@ -201,6 +201,8 @@ end
 -- The last complete traceback in a terminal buffer: from the last "Traceback" header (and the
 -- tracebacks chained to it) to the end, once an unindented exception line follows a frame.
 last_traceback = function(buf)
+  -- the width now, not at TermOpen: :JaxErrExplain reads terminals that capture never checked
+  remember_width(buf)
   local lines = unwrapped_lines(buf)
   local start
   for i = #lines, 1, -1 do
@@ -254,7 +256,6 @@ local function check_terminal(buf)
   if not capture_on() or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
-  remember_width(buf)
   local tb = last_traceback(buf)
   if tb and tb ~= sent[buf] and #clients() > 0 then
     sent[buf] = tb

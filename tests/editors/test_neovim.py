@@ -122,18 +122,29 @@ def nvim_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def run_nvim(env: dict[str, str], cwd: Path, file: Path, script: str, name: str) -> dict:
+def run_nvim(
+    env: dict[str, str],
+    cwd: Path,
+    file: Path,
+    script: str,
+    name: str,
+    *,
+    nvim: str = NVIM,
+    init: str | None = None,
+    prelude: str = LUA_PRELUDE,
+) -> dict:
+    """Run `script` in headless `nvim` on `file`; the last `RESULT {json}` line it printed."""
     lua = cwd.parent / f"{name}.lua"
-    lua.write_text(LUA_PRELUDE + textwrap.dedent(script))
+    lua.write_text(prelude + textwrap.dedent(script))
     runner = (
         f"lua local ok, err = pcall(dofile, {json.dumps(str(lua))}); "
         "if not ok then io.stderr:write('LUA ERROR: ' .. tostring(err) .. '\\n'); vim.cmd('cquit! 2') end"
     )
     cmd = [
-        NVIM,
+        nvim,
         "--headless",
         "-u",
-        env["JAXERR_TEST_INIT"],
+        init or env["JAXERR_TEST_INIT"],
         "-i",
         "NONE",
         "-n",
@@ -398,28 +409,15 @@ def test_fallback_start_on_old_neovim(server_ok, nvim_env, nproject, traceback_f
           version = vim.version().minor }}) .. '\\n')
         vim.cmd('qa!')
     """
-    lua = tmp_path / "old.lua"
-    lua.write_text(textwrap.dedent(script))
-    runner = (
-        f"lua local ok, err = pcall(dofile, {json.dumps(str(lua))}); "
-        "if not ok then io.stderr:write('LUA ERROR: ' .. tostring(err) .. '\\n'); "
-        "vim.cmd('cquit! 2') end"
+    res = run_nvim(
+        nvim_env,
+        nproject,
+        nproject / "demo.py",
+        script,
+        "old",
+        nvim=old,
+        init=str(init),
+        prelude="",
     )
-    cmd = [old, "--headless", "-u", str(init), "-i", "NONE", "-n", "demo.py", "-c", runner]
-    try:
-        r = subprocess.run(
-            cmd,
-            cwd=nproject,
-            env=nvim_env,
-            capture_output=True,
-            text=True,
-            timeout=NVIM_TIMEOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired as e:
-        pytest.fail(f"old nvim did not finish within {NVIM_TIMEOUT} s: {e.stderr}")
-    results = [ln[7:] for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert r.returncode == 0 and results, f"rc={r.returncode}\n{r.stdout}\n{r.stderr[-3000:]}"
-    res = json.loads(results[-1])
     assert res["attached"], "the fallback did not start jaxerr-ls"
     assert res["lines"] == [ERROR_LINE], res

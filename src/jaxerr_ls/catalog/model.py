@@ -15,9 +15,32 @@ class Site:
     line: int
     function: str  # qualified, e.g. "ShardMapTrace.process_primitive"
     jax: str  # JAX version the line number belongs to
+    # The test guarding the raise as JAX's source states it ("initial.ndim != 0"; an `else`
+    # branch negated, "not (...)"); "" when the raise is unconditional or unknown.
+    condition: str = ""
 
     def to_json(self) -> dict[str, object]:
-        return {"file": self.file, "line": self.line, "function": self.function, "jax": self.jax}
+        data: dict[str, object] = {
+            "file": self.file,
+            "line": self.line,
+            "function": self.function,
+            "jax": self.jax,
+        }
+        if self.condition:
+            data["condition"] = self.condition
+        return data
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One wording of an entry's message and the JAX releases that print it (older releases
+    often word the same error differently)."""
+
+    message: str  # template with {placeholder}s, like Entry.message
+    versions: tuple[str, ...] = ()  # releases using this wording; () = unknown
+
+    def to_json(self) -> dict[str, object]:
+        return {"message": self.message, "versions": list(self.versions)}
 
 
 @dataclass(frozen=True)
@@ -60,6 +83,18 @@ class Entry:
     patterns: tuple[str, ...] = ()
     # How often users meet it, 0-100; orders hover lists (most common first).
     frequency: int = 0
+    # JAX releases that raise it (sorted oldest first); () = only the index's own release known.
+    versions: tuple[str, ...] = ()
+    # Other wordings of `message` in other releases (the newest wording is `message`).
+    wordings: tuple[Wording, ...] = ()
+    # Parallel to `apis`: how many calls separate each API from the raise (0 = its own body
+    # raises it); () = unknown. `apis` is ordered most direct first when this is known.
+    api_depths: tuple[int, ...] = ()
+
+    @property
+    def condition(self) -> str:
+        """The guard of the first raise site ("" when unconditional or unknown)."""
+        return self.raised_at[0].condition if self.raised_at else ""
 
     def summary_json(self) -> dict[str, object]:
         """The object `catalog list --json` prints for this entry."""
@@ -88,6 +123,10 @@ class Entry:
                 "docs": self.docs or None,
                 "patterns": list(self.patterns),
                 "frequency": self.frequency,
+                "condition": self.condition or None,
+                "versions": list(self.versions),
+                "wordings": [w.to_json() for w in self.wordings],
+                "api_depths": list(self.api_depths),
             }
         )
         return data

@@ -170,7 +170,7 @@ FINDS = [
         def kernel(x_ref, o_ref):
             o_ref[...] = plgpu.remote_ref(x_ref[...], device_id=1)[...]
         """,
-        {(7, "eager-shard-map-ref"), (10, "pallas-mosaic-gpu-ref-not-reference")},
+        {(4, "eager-shard-map-ref"), (10, "pallas-mosaic-gpu-ref-not-reference")},
     ),
     (
         "key-reuse",

@@ -50,10 +50,11 @@ class _Refs:
             maps = [t for t in function.transforms if t.api == "jax.shard_map"]
             if not maps or function.enclosing is not None:
                 continue
-            creates = any(
-                isinstance(n, ast.Call) and (model.qualify(n.func) or "") in _NEW_REF
+            creates = [
+                n
                 for n in model.body(function)
-            )
+                if isinstance(n, ast.Call) and (model.qualify(n.func) or "") in _NEW_REF
+            ]
             if not creates:
                 continue
             for transform in maps:
@@ -66,7 +67,18 @@ class _Refs:
                     f"ValueError: `{function.name}` creates a `jax.Ref` inside an eager "
                     f"`shard_map`, which cannot return one; wrap the shard_map in `jax.jit`."
                 )
-                yield finding(model, call, EAGER, message, self.id)
+                # Where JAX raises: the statement creating the Ref, in the body.
+                statement = self._statement(model, creates[0])
+                yield finding(model, statement, EAGER, message, self.id)
+
+    def _statement(self, model: Model, node: ast.AST) -> ast.AST:
+        current = node
+        while not isinstance(current, ast.stmt):
+            parent = model.parent(current)
+            if parent is None:
+                return node
+            current = parent
+        return current
 
     def _jitted(self, model: Model, call: ast.Call) -> bool:
         current: ast.AST | None = model.parent(call)

@@ -71,6 +71,18 @@ class Model:
         self._values: dict[int, Values] = {}
         self.functions: tuple[TracedFunction, ...] = ()
         self._by_node: dict[int, TracedFunction] = {}
+        # One walk of the tree, indexed: rules and call-site searches read these, not the tree.
+        self.nodes: list[ast.AST] = list(self.scopes.parent) + [tree]
+        self.calls: list[ast.Call] = [n for n in self.nodes if isinstance(n, ast.Call)]
+        self.calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        self.calls_by_name: dict[str, list[ast.Call]] = {}
+        self.calls_by_attr: dict[str, list[ast.Call]] = {}
+        for call in self.calls:
+            if isinstance(call.func, ast.Name):
+                self.calls_by_name.setdefault(call.func.id, []).append(call)
+            elif isinstance(call.func, ast.Attribute):
+                self.calls_by_attr.setdefault(call.func.attr, []).append(call)
+        self._encoded: list[bytes] | None = None
 
     # -- queries for the rules --
     def qualify(self, node: ast.expr) -> str | None:
@@ -108,7 +120,21 @@ class Model:
             yield from walk_body(statement)
 
     def text(self, node: ast.AST) -> str:
-        return ast.get_source_segment(self.source, node) or ""
+        """The node's source text (ast columns are UTF-8 byte offsets)."""
+        if self._encoded is None:
+            # bytes.splitlines breaks only at \n, \r\n and \r, as the tokenizer does.
+            self._encoded = self.source.encode().splitlines(keepends=True)
+        start: int | None = getattr(node, "lineno", None)
+        end: int | None = getattr(node, "end_lineno", None)
+        if start is None or end is None or end > len(self._encoded):
+            return ""
+        first: int = getattr(node, "col_offset", 0)
+        last: int = getattr(node, "end_col_offset", 0)
+        if start == end:
+            return self._encoded[start - 1][first:last].decode(errors="replace")
+        parts = [self._encoded[start - 1][first:], *self._encoded[start : end - 1]]
+        parts.append(self._encoded[end - 1][:last])
+        return b"".join(parts).decode(errors="replace")
 
 
 def analyze(source: str) -> Model | None:
@@ -195,7 +221,7 @@ def _traced_params(applied: Applied, node: FunctionNode, method: bool) -> tuple[
 
 
 def _build(model: Model) -> None:
-    applied = applied_transforms(model.tree, model.scopes, model.bindings)
+    applied = applied_transforms(model.nodes, model.scopes, model.bindings)
     by_node: dict[int, list[Applied]] = {}
     nodes: dict[int, FunctionNode] = {}
     for item in applied:
@@ -402,9 +428,11 @@ def _call_sites(
         a.transform.api == CALLED_FROM for a in applied
     )
     skip = 1 if function.is_method else 0
-    for call in ast.walk(model.tree):
-        if not isinstance(call, ast.Call):
-            continue
+    candidates: list[ast.Call] = []
+    for name in {function.name, *aliases}:
+        candidates += model.calls_by_name.get(name, []) + model.calls_by_attr.get(name, [])
+    candidates += [c for c in model.calls if isinstance(c.func, ast.Call)]
+    for call in sorted(set(candidates), key=lambda c: (c.lineno, c.col_offset)):
         func = call.func
         through = None
         if isinstance(func, ast.Name):
@@ -455,11 +483,8 @@ def call_sites_of(model: Model, node: ast.FunctionDef | ast.AsyncFunctionDef) ->
     """Plain calls `name(...)` of any function of the file (traced or not), by its name."""
     return [
         _site(model, call, node, 0, node.name)
-        for call in ast.walk(model.tree)
-        if isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Name)
-        and call.func.id == node.name
-        and model.scopes.lookup(node.name, call) is node
+        for call in model.calls_by_name.get(node.name, [])
+        if isinstance(call.func, ast.Name) and model.scopes.lookup(node.name, call) is node
     ]
 
 

@@ -10,7 +10,7 @@ a name bound more than once there is ambiguous and skipped.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from jaxerr_ls.analysis.model import FunctionNode, Transform
@@ -127,6 +127,7 @@ class Scopes:
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
         self.tree = tree
+        self._tables: dict[int, dict[str, list[ast.AST]]] = {}
 
     def scope_of(self, node: ast.AST) -> Iterator[ast.AST]:
         """The enclosing scopes of a node, innermost first (classes skipped, as Python does)."""
@@ -144,7 +145,10 @@ class Scopes:
     def lookup(self, name: str, at: ast.AST) -> FunctionNode | None:
         """The one function `name` is bound to in the innermost scope that binds it."""
         for scope in self.scope_of(at):
-            bound = list(_bindings_in(scope, name))
+            table = self._tables.get(id(scope))
+            if table is None:
+                table = self._tables[id(scope)] = _scope_bindings(scope)
+            bound = table.get(name, [])
             if bound:
                 if len(bound) != 1:
                     return None
@@ -167,52 +171,52 @@ class Scopes:
         return found[0] if len(found) == 1 else None
 
 
-def _bindings_in(scope: ast.AST, name: str) -> Iterator[ast.AST]:
-    """What binds `name` directly in a scope: defs (the def node) and assignments (the value)."""
+def _scope_bindings(scope: ast.AST) -> dict[str, list[ast.AST]]:
+    """What binds each name directly in a scope: parameters (the arguments node), defs and
+    classes (the node), assignments (the statement; a lambda's value for `f = lambda ...`)."""
+    out: dict[str, list[ast.AST]] = {}
+
+    def bind(name: str, node: ast.AST) -> None:
+        out.setdefault(name, []).append(node)
+
     body = (
         scope.body if isinstance(scope, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) else []
     )
     if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
         args = scope.args
-        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-        if any(a is not None and a.arg == name for a in every):
-            yield scope.args
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                bind(a.arg, scope.args)
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            if node.name == name:
-                yield node
-            continue
-        if isinstance(node, ast.ClassDef):
-            if node.name == name:
-                yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bind(node.name, node)
             continue
         if isinstance(node, ast.Lambda):
             continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    if _wraps(node.value, name):
-                        continue  # `f = jax.jit(f)` rebinds f to its own transform
-                    yield node.value if isinstance(node.value, ast.Lambda) else node
-                elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
-                    yield node
+                if isinstance(target, ast.Name):
+                    if not _wraps(node.value, target.id):  # `f = jax.jit(f)` keeps f's def
+                        bind(target.id, node.value if isinstance(node.value, ast.Lambda) else node)
+                else:
+                    for n in ast.walk(target):
+                        if isinstance(n, ast.Name):
+                            bind(n.id, node)
         elif isinstance(node, ast.Import | ast.ImportFrom):
-            if any((a.asname or a.name).split(".")[0] == name for a in node.names):
-                yield node
+            for imported in node.names:
+                bind((imported.asname or imported.name).split(".")[0], node)
         elif isinstance(node, ast.For | ast.With | ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
             targets = [getattr(node, "target", None)] + [
                 i.optional_vars for i in getattr(node, "items", [])
             ]
-            if any(
-                t is not None and isinstance(n, ast.Name) and n.id == name
-                for t in targets
-                if t is not None
-                for n in ast.walk(t)
-            ):
-                yield node
+            for t in targets:
+                for n in ast.walk(t) if t is not None else ():
+                    if isinstance(n, ast.Name):
+                        bind(n.id, node)
         stack.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _wraps(value: ast.expr, name: str) -> bool:
@@ -282,11 +286,11 @@ def _assigned_alias(call: ast.Call, scopes: Scopes) -> str | None:
 
 
 def applied_transforms(
-    tree: ast.Module, scopes: Scopes, bindings: Mapping[str, str]
+    nodes: Iterable[ast.AST], scopes: Scopes, bindings: Mapping[str, str]
 ) -> list[Applied]:
     """Every (function, transform) pair visible in the file."""
     out: list[Applied] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             out += _decorated(node, bindings)
         elif isinstance(node, ast.Call):

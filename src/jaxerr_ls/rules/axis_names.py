@@ -50,6 +50,19 @@ class _AxisNames:
         for node in model.tree.body:
             if not isinstance(node, ast.FunctionDef):
                 continue
+            found = []
+            for part in ast.walk(node):
+                if not isinstance(part, ast.Call):
+                    continue
+                qualified = model.qualify(part.func) or ""
+                last = qualified.rsplit(".", 1)[-1]
+                if not qualified.startswith("jax.lax.") or last not in _COLLECTIVES:
+                    continue
+                axis = _axis_argument(part, last)
+                if isinstance(axis, ast.Constant) and isinstance(axis.value, str):
+                    found.append((part, axis.value))
+            if not found:
+                continue
             traced = model.function(node)
             apis = traced.transform_apis if traced is not None else frozenset()
             if apis - {"jax.jit"} or self._passed_anywhere(model, node):
@@ -60,27 +73,18 @@ class _AxisNames:
                 called = tuple(call_sites_of(model, node))
             if not any(self._module_level(model, site.node) for site in called):
                 continue
-            for part in ast.walk(node):
-                if not isinstance(part, ast.Call):
-                    continue
-                qualified = model.qualify(part.func) or ""
-                last = qualified.rsplit(".", 1)[-1]
-                if not qualified.startswith("jax.lax.") or last not in _COLLECTIVES:
-                    continue
-                axis = _axis_argument(part, last)
-                if not (isinstance(axis, ast.Constant) and isinstance(axis.value, str)):
-                    continue
+            for part, axis_name in found:
                 entry = JITTED if jitted else EAGER
                 message = (
-                    f"NameError: `{model.text(part.func)}` names the axis '{axis.value}', but no "
+                    f"NameError: `{model.text(part.func)}` names the axis '{axis_name}', but no "
                     f"`shard_map`/`pmap`/`vmap` binds it around `{node.name}`."
                 )
-                fields = {"axis_name": axis.value}
+                fields = {"axis_name": axis_name}
                 yield finding(model, part, entry, message, self.id, fields)
 
     def _passed_anywhere(self, model: Model, node: ast.FunctionDef) -> bool:
         """Named anywhere but as a plain call or a `jax.jit` argument: maybe mapped elsewhere."""
-        for part in ast.walk(model.tree):
+        for part in model.nodes:
             if isinstance(part, ast.Name) and part.id == node.name:
                 parent = model.parent(part)
                 if isinstance(parent, ast.Call) and parent.func is part:

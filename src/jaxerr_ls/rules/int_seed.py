@@ -37,7 +37,7 @@ def _int_literal(node: ast.expr) -> bool:
 
 
 def _key_arguments(model: Model) -> Iterator[tuple[ast.Call, ast.expr]]:
-    for node in ast.walk(model.tree):
+    for node in model.calls:
         if not isinstance(node, ast.Call):
             continue
         qualified = model.qualify(node.func) or ""

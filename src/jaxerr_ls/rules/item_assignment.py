@@ -8,25 +8,15 @@ in Pallas kernels, `jax.new_ref`) and names bound to anything else anywhere in t
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
-from jaxerr_ls.analysis import Model
-from jaxerr_ls.analysis.values import assignments, walk_body
+from jaxerr_ls.analysis import FunctionNode, Model
+from jaxerr_ls.analysis.values import assignments
 from jaxerr_ls.rules.base import Finding, finding
 
 ENTRY = "immutable-array-item-assignment"
 # jax.numpy calls that return a new array (not a view of a NumPy one, not a Ref).
 _NOT_ARRAYS = frozenset({"shape", "ndim", "size", "dtype", "iinfo", "finfo", "result_type"})
-
-
-def _targets(owner: ast.AST) -> Iterator[tuple[ast.Subscript, ast.AST]]:
-    for node in walk_body(owner):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Subscript):
-                    yield target, node
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
-            yield node.target, node
 
 
 def _jnp_array(model: Model, expr: ast.expr | None) -> bool:
@@ -41,39 +31,41 @@ class _ItemAssignment:
     entries: tuple[str, ...] = (ENTRY,)
 
     def check(self, model: Model) -> Iterable[Finding]:
-        seen: set[int] = set()
-        for function in model.functions:
-            if function.pallas_kernel:
-                continue
-            values = model.values(function)
-            bound = assignments(function.node)
-            params = {p.name for p in function.params}
-            for target, statement in _targets(function.node):
-                base = target.value
-                if not isinstance(base, ast.Name) or base.id in params or id(target) in seen:
-                    continue
-                made = bound.get(base.id)
-                # Every binding computes an array from traced values (a pytree param may be a dict).
-                if made and all(
-                    not element and isinstance(v, ast.Call | ast.BinOp) and values.traced(v)
-                    for v, element in made
-                ):
-                    seen.add(id(target))
-                    yield self._finding(model, target, statement, "it is a traced array")
-        scopes: list[ast.AST] = [model.tree]
-        scopes += [
-            n for n in ast.walk(model.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-        ]
-        for scope in scopes:
+        # One pass for `name[...] = v` statements, grouped by scope; each scope's bindings once.
+        by_scope: dict[int, tuple[ast.AST, list[tuple[ast.Subscript, ast.AST]]]] = {}
+        for node in model.nodes:
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign):
+                targets = [node.target]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    scope = next(iter(model.scopes.scope_of(node)))
+                    by_scope.setdefault(id(scope), (scope, []))[1].append((target, node))
+        for scope, found in by_scope.values():
             bound = assignments(scope)
-            for target, statement in _targets(scope):
-                base = target.value
-                if not isinstance(base, ast.Name) or id(target) in seen:
+            function = model.function(scope) if isinstance(scope, FunctionNode) else None
+            if function is not None and function.pallas_kernel:
+                continue
+            values = model.values(function) if function is not None else None
+            params = {p.name for p in function.params} if function is not None else set()
+            for target, statement in sorted(found, key=lambda p: p[0].lineno):
+                name = target.value.id  # type: ignore[attr-defined]
+                made = bound.get(name)
+                if not made or any(element for _, element in made):
                     continue
-                made = bound.get(base.id)
-                if made and all(not element and _jnp_array(model, v) for v, element in made):
-                    seen.add(id(target))
+                if all(_jnp_array(model, v) for v, _ in made):
                     yield self._finding(model, target, statement, "it is a `jax.numpy` array")
+                elif (
+                    values is not None
+                    and name not in params
+                    # Every binding computes an array from traced values (a param may be a dict).
+                    and all(
+                        isinstance(v, ast.Call | ast.BinOp) and values.traced(v) for v, _ in made
+                    )
+                ):
+                    yield self._finding(model, target, statement, "it is a traced array")
 
     def _finding(
         self, model: Model, target: ast.Subscript, statement: ast.AST, why: str

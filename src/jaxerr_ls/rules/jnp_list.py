@@ -81,7 +81,7 @@ class _JnpList:
     entries: tuple[str, ...] = (ENTRY,)
 
     def check(self, model: Model) -> Iterable[Finding]:
-        for node in ast.walk(model.tree):
+        for node in model.calls:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             qualified = model.qualify(node.func) or ""

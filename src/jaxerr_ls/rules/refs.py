@@ -27,7 +27,7 @@ class _Refs:
 
     def check(self, model: Model) -> Iterable[Finding]:
         yield from self._eager_shard_map(model)
-        for node in ast.walk(model.tree):
+        for node in model.calls:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             qualified = model.qualify(node.func) or ""
@@ -93,7 +93,7 @@ class _Refs:
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
             target = parent.targets[0]
             if isinstance(target, ast.Name):
-                for node in ast.walk(model.tree):
+                for node in model.calls:
                     if (
                         isinstance(node, ast.Call)
                         and model.qualify(node.func) == "jax.jit"

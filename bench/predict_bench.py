@@ -1,0 +1,180 @@
+"""Predictive diagnostics: `jaxerr-ls check` throughput on real JAX libraries, and the server's
+time from an edit (didChange) to updated predicted diagnostics on lsp_bench's 2,000-line file.
+
+- check: every .py file of the pinned optax/equinox/diffrax/flax wheels (tests/library_code.py;
+  downloaded on first use), parsed and checked from scratch each run; lines/s, median of runs.
+- edit -> diagnostics: a push client (no pull capability) alternates two texts of the 2,000-line
+  file, one with a jitted function branching on a traced argument near the middle; the time from
+  sending didChange to the publishDiagnostics showing the new predicted warning count. This
+  includes the server's debounce (predict.DEBOUNCE_SECONDS). Also the rules' own time on the file.
+
+Usage: .venv/bin/python bench/predict_bench.py [--runs N] [--edits N]
+Writes bench/results/predict.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from lsp_bench import OURS, Client, capabilities, generate  # noqa: E402
+
+from jaxerr_ls.analysis.build import _analyze_cached  # noqa: E402
+from jaxerr_ls.check import check_file  # noqa: E402
+from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
+from jaxerr_ls.rules import check_source  # noqa: E402
+from tests.library_code import LIBRARIES, library_files  # noqa: E402
+
+BUG = """
+@jax.jit
+def clip_{n}(x):
+    if x > 0:
+        return x
+    return 0.0 * x
+"""
+
+
+def check_throughput(runs: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in sorted(LIBRARIES):
+        files = [str(p) for p in library_files(name)]
+        lines = sum(len(Path(p).read_text(errors="replace").splitlines()) for p in files)
+        times = []
+        findings = 0
+        for _ in range(runs):
+            _analyze_cached.cache_clear()
+            started = time.perf_counter()
+            findings = sum(len(check_file(p).findings) for p in files)
+            times.append(time.perf_counter() - started)
+        median = statistics.median(times)
+        out[name] = {
+            "version": LIBRARIES[name],
+            "files": len(files),
+            "lines": lines,
+            "findings": findings,
+            "median_s": round(median, 3),
+            "lines_per_s": round(lines / median),
+        }
+        print(f"{name:8} {lines:6} lines  {median * 1000:7.0f} ms  {lines / median:8.0f} lines/s")
+    total_lines = sum(v["lines"] for v in out.values())
+    total_s = sum(v["median_s"] for v in out.values())
+    out["all"] = {"lines": total_lines, "lines_per_s": round(total_lines / total_s)}
+    print(f"all      {total_lines:6} lines  {total_lines / total_s:8.0f} lines/s")
+    return out
+
+
+def _texts() -> tuple[str, str]:
+    clean = generate(2000)
+    lines = clean.splitlines(keepends=True)
+    middle = len(lines) // 2
+    while lines[middle].strip():  # insert between blocks
+        middle += 1
+    buggy = "".join(lines[:middle]) + BUG.format(n=0) + "".join(lines[middle:])
+    return clean, buggy
+
+
+def _predicted(message: dict[str, Any]) -> int:
+    return sum(1 for d in message["params"]["diagnostics"] if (d.get("data") or {}).get("predicted"))
+
+
+def edit_latency(edits: int) -> dict[str, Any]:
+    clean, buggy = _texts()
+    rules_times = []
+    for text in (clean, buggy) * 5:
+        _analyze_cached.cache_clear()
+        started = time.perf_counter()
+        check_source(text)
+        rules_times.append(time.perf_counter() - started)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big.py"
+        path.write_text(clean)
+        uri = path.as_uri()
+        caps = capabilities()
+        caps.get("textDocument", {}).pop("diagnostic", None)  # push: measure publishDiagnostics
+        client = Client(OURS, Path(folder))
+        client.request(
+            "initialize",
+            {"processId": None, "rootUri": Path(folder).as_uri(), "capabilities": caps},
+        )
+        client.notify("initialized", {})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": clean}},
+        )
+        time.sleep(1.0)
+        latencies = []
+        version = 1
+        for number in range(edits):
+            text, want = (buggy, 1) if number % 2 == 0 else (clean, 0)
+            version += 1
+            since = len(client.notifications)
+            sent = time.perf_counter()
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": text}],
+                },
+            )
+            deadline = sent + 30
+            got = None
+            while got is None and time.perf_counter() < deadline:
+                for at, message in client.notifications[since:]:
+                    if (
+                        message["method"] == "textDocument/publishDiagnostics"
+                        and message["params"]["uri"] == uri
+                        and _predicted(message) == want
+                    ):
+                        got = at
+                        break
+                else:
+                    client.wait(max(0.01, deadline - time.perf_counter()))
+            if got is None:
+                raise RuntimeError(f"edit {number}: no updated diagnostics in 30 s")
+            latencies.append(got - sent)
+            time.sleep(0.3)
+        client.close()
+    result = {
+        "file_lines": clean.count("\n"),
+        "debounce_s": DEBOUNCE_SECONDS,
+        "edits": edits,
+        "edit_to_diagnostics_p50_s": round(statistics.median(latencies), 4),
+        "edit_to_diagnostics_max_s": round(max(latencies), 4),
+        "rules_on_file_p50_s": round(statistics.median(rules_times), 4),
+    }
+    print(
+        f"edit -> predicted diagnostics on {result['file_lines']} lines: p50 "
+        f"{result['edit_to_diagnostics_p50_s'] * 1000:.0f} ms (max "
+        f"{result['edit_to_diagnostics_max_s'] * 1000:.0f} ms; debounce "
+        f"{DEBOUNCE_SECONDS * 1000:.0f} ms; rules alone {result['rules_on_file_p50_s'] * 1000:.0f} ms)"
+    )
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=20)
+    args = parser.parse_args()
+    results = {
+        "machine": {"python": platform.python_version(), "processor": platform.machine()},
+        "check": check_throughput(args.runs),
+        "server": edit_latency(args.edits),
+    }
+    (HERE / "results" / "predict.json").write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -28,7 +28,7 @@ from jaxerr_ls.analysis.tracing import (
     applied_transforms,
     literal_ints,
 )
-from jaxerr_ls.analysis.values import Values, traced_env, walk_body
+from jaxerr_ls.analysis.values import Values, assignments, traced_env, walk_body
 from jaxerr_ls.resolve import scan_imports
 
 CALLED_FROM = "called-from"
@@ -82,7 +82,19 @@ class Model:
                 self.calls_by_name.setdefault(call.func.id, []).append(call)
             elif isinstance(call.func, ast.Attribute):
                 self.calls_by_attr.setdefault(call.func.attr, []).append(call)
+        # `jax.jit(f)(x)`: the calls of a jit applied in place, by the name it wraps.
+        self.jit_calls_by_target: dict[str, list[ast.Call]] = {}
+        for call in self.calls:
+            inner = call.func
+            if (
+                isinstance(inner, ast.Call)
+                and inner.args
+                and isinstance(inner.args[0], ast.Name)
+                and qualify(inner.func, self.bindings) == "jax.jit"
+            ):
+                self.jit_calls_by_target.setdefault(inner.args[0].id, []).append(call)
         self._encoded: list[bytes] | None = None
+        self._bodies: dict[int, list[ast.AST]] = {}
 
     # -- queries for the rules --
     def qualify(self, node: ast.expr) -> str | None:
@@ -110,6 +122,12 @@ class Model:
 
     def body(self, function: TracedFunction) -> Iterator[ast.AST]:
         """The nodes of the function's own body (nested functions are functions of their own)."""
+        found = self._bodies.get(id(function.node))
+        if found is None:
+            found = self._bodies[id(function.node)] = list(self._walk_body(function))
+        return iter(found)
+
+    def _walk_body(self, function: TracedFunction) -> Iterator[ast.AST]:
         node = function.node
         if isinstance(node, ast.Lambda):
             yield node.body
@@ -294,8 +312,9 @@ def _assemble(
     sources = {name: frozenset({name}) for name in traced}
     inherited = enclosing.traced_names if enclosing is not None and abstract else {}
     owner: ast.AST = node if not isinstance(node, ast.Lambda) else node.body
-    env = traced_env(owner, sources, all_names - traced, inherited, model.bindings)
-    uses = _uses(model, node, owner, all_names)
+    bound = assignments(owner)
+    env = traced_env(owner, sources, all_names - traced, inherited, model.bindings, bound)
+    uses = _uses(model, node, owner, all_names, bound)
     defaults = _defaults(node)
     params = tuple(
         Param(
@@ -338,10 +357,15 @@ def _qualname(model: Model, node: ast.AST) -> str:
 
 
 def _uses(
-    model: Model, node: FunctionNode, owner: ast.AST, names: frozenset[str]
+    model: Model,
+    node: FunctionNode,
+    owner: ast.AST,
+    names: frozenset[str],
+    bound: dict[str, list[tuple[ast.expr | None, bool]]],
 ) -> dict[str, set[str]]:
     """How each parameter (directly or through names derived from it) is used."""
-    env = traced_env(owner, {n: frozenset({n}) for n in names}, frozenset(), {}, model.bindings)
+    sources = {n: frozenset({n}) for n in names}
+    env = traced_env(owner, sources, frozenset(), {}, model.bindings, bound)
     uses: dict[str, set[str]] = {}
 
     walker: Iterator[ast.AST] = (
@@ -431,7 +455,7 @@ def _call_sites(
     candidates: list[ast.Call] = []
     for name in {function.name, *aliases}:
         candidates += model.calls_by_name.get(name, []) + model.calls_by_attr.get(name, [])
-    candidates += [c for c in model.calls if isinstance(c.func, ast.Call)]
+    candidates += model.jit_calls_by_target.get(function.name, [])
     for call in sorted(set(candidates), key=lambda c: (c.lineno, c.col_offset)):
         func = call.func
         through = None
@@ -447,14 +471,9 @@ def _call_sites(
             or (decorated and function.is_method and func.attr == function.name)
         ):
             through = ast.unparse(func)
-        elif (
-            isinstance(func, ast.Call)
-            and func.args
-            and qualify(func.func, model.bindings) == "jax.jit"
-        ):
-            target = func.args[0]
-            if isinstance(target, ast.Name) and model.scopes.lookup(target.id, call) is node:
-                through = ast.unparse(func)
+        elif isinstance(func, ast.Call) and call in model.jit_calls_by_target.get(function.name, ()):
+            if model.scopes.lookup(function.name, call) is node:
+                through = model.text(func)
         if through is not None:
             yield _site(model, call, node, skip, through)
 

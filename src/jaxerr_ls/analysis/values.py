@@ -257,13 +257,14 @@ def traced_env(
     untraced: frozenset[str],
     inherited: Mapping[str, frozenset[str]],
     bindings: Mapping[str, str],
+    bound: dict[str, list[tuple[ast.expr | None, bool]]] | None = None,
 ) -> dict[str, frozenset[str]]:
     """The body's traced names: the greatest set where every binding of each name is traced.
 
     `sources` are the traced parameters (their origins), `untraced` the other parameters,
     `inherited` the enclosing traced function's names (closures) when not rebound here.
     """
-    bound = assignments(owner)
+    bound = assignments(owner) if bound is None else bound
     env: dict[str, frozenset[str]] = {
         k: v for k, v in inherited.items() if k not in bound and k not in untraced
     }

@@ -396,8 +396,8 @@ def _uses(
                 elif keyword.arg in ("shape", "num_classes", "size", "length", "num"):
                     _mark(env, uses, keyword.value, USE_SHAPE)
         elif isinstance(part, ast.Slice):
-            for bound in (part.lower, part.upper, part.step):
-                _mark(env, uses, bound, USE_INDEX)
+            for limit in (part.lower, part.upper, part.step):
+                _mark(env, uses, limit, USE_INDEX)
     return uses
 
 
@@ -471,9 +471,12 @@ def _call_sites(
             or (decorated and function.is_method and func.attr == function.name)
         ):
             through = ast.unparse(func)
-        elif isinstance(func, ast.Call) and call in model.jit_calls_by_target.get(function.name, ()):
-            if model.scopes.lookup(function.name, call) is node:
-                through = model.text(func)
+        elif (
+            isinstance(func, ast.Call)
+            and call in model.jit_calls_by_target.get(function.name, ())
+            and model.scopes.lookup(function.name, call) is node
+        ):
+            through = model.text(func)
         if through is not None:
             yield _site(model, call, node, skip, through)
 

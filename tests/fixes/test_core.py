@@ -24,6 +24,8 @@ ALL_IDS = [
     "grad-to-jacobian",
     "pass-ref-not-value",
     "dynamic-slice",
+    "mark-static-at-call",
+    "jit-method-static-self",
 ]
 
 

@@ -265,6 +265,47 @@ for start in range(3):
         "w = signal[start:start + 3]",
         "IndexError",
     ),
+    Case(
+        "mark-static-at-call",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+def combine(x, how, norm):
+    y = jnp.sum(x) if how == "sum" else jnp.max(x)
+    return y / x.size if norm == "mean" else y
+
+
+print(jax.jit(combine)(jnp.arange(4.0), "sum", "mean"))
+""",
+        "print(jax.jit(combine)",
+        "TypeError",
+        {"name": "how"},
+    ),
+    Case(
+        "jit-method-static-self",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit
+    def apply(self, x):
+        return x * self.factor
+
+
+s = Scaler(3.0)
+print(s.apply(jnp.arange(4.0)))
+""",
+        "print(s.apply(",
+        "TypeError",
+        {"name": "self"},
+    ),
 ]
 
 

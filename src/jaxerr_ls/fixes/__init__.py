@@ -21,6 +21,7 @@ from jaxerr_ls.fixes import (
     if_to_where,
     int_seed_to_key,
     int_to_float_literal,
+    jit_method_self,
     lax_to_jnp,
     list_to_asarray,
     list_to_tuple,
@@ -28,6 +29,7 @@ from jaxerr_ls.fixes import (
     numpy_to_jnp,
     pass_ref_not_value,
     split_to_array_split,
+    static_at_call,
     wrap_jit,
 )
 from jaxerr_ls.fixes.base import Fix, FixContext, ProposedFix, TextEdit
@@ -61,6 +63,8 @@ _ALL: tuple[Fix, ...] = (
     grad_to_jacobian.FIX,
     pass_ref_not_value.FIX,
     dynamic_slice.FIX,
+    static_at_call.FIX,
+    jit_method_self.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

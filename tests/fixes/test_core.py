@@ -26,6 +26,9 @@ ALL_IDS = [
     "dynamic-slice",
     "mark-static-at-call",
     "jit-method-static-self",
+    "cond-to-where",
+    "mask-reduce-where",
+    "static-loop-bounds",
 ]
 
 
@@ -44,6 +47,7 @@ def test_safety_flags() -> None:
         "if-to-where",
         "grad-to-jacobian",
         "dynamic-slice",
+        "cond-to-where",
     }
 
 

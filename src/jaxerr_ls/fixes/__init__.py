@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
     at_set,
+    cond_to_where,
     dynamic_slice,
     grad_to_jacobian,
     has_aux,
@@ -26,10 +27,12 @@ from jaxerr_ls.fixes import (
     list_to_asarray,
     list_to_tuple,
     mark_static,
+    mask_reduce_where,
     numpy_to_jnp,
     pass_ref_not_value,
     split_to_array_split,
     static_at_call,
+    static_loop_bounds,
     wrap_jit,
 )
 from jaxerr_ls.fixes.base import Fix, FixContext, ProposedFix, TextEdit
@@ -65,6 +68,9 @@ _ALL: tuple[Fix, ...] = (
     dynamic_slice.FIX,
     static_at_call.FIX,
     jit_method_self.FIX,
+    cond_to_where.FIX,
+    mask_reduce_where.FIX,
+    static_loop_bounds.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

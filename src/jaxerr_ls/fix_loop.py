@@ -19,7 +19,7 @@ from typing import TextIO
 
 from jaxerr_ls.catalog import Catalog, Matcher
 from jaxerr_ls.explain import Explanation, explain_text
-from jaxerr_ls.fixes import FixContext, ProposedFix, apply_edits, fixes_for
+from jaxerr_ls.fixes import FixContext, ProposedFix, apply_edits, fixes_for, preferred
 from jaxerr_ls.fixes.text import map_position
 
 DEFAULT_ROUNDS = 5
@@ -88,11 +88,10 @@ def _failure(explanations: list[Explanation]) -> Explanation | None:
 
 
 def choose(proposals: list[ProposedFix], unsafe: bool) -> ProposedFix | None:
-    """The preferred (safe) fix; with `unsafe`, the first offered when no safe one is."""
-    for proposal in proposals:
-        if proposal.safe:
-            return proposal
-    return proposals[0] if unsafe and proposals else None
+    """The first safe fix; with `unsafe`, the preferred one (the first offered if none is safe),
+    which is the editor's preferred quick fix."""
+    best = preferred(proposals)
+    return best if best is not None and (unsafe or best.safe) else None
 
 
 def plan_round(

@@ -48,6 +48,7 @@ __all__ = [
     "apply_edits",
     "fixes_at_cursor",
     "fixes_for",
+    "preferred",
 ]
 
 _ALL: tuple[Fix, ...] = (
@@ -85,6 +86,17 @@ def fixes_for(fix_ids: Sequence[str], ctx: FixContext) -> list[ProposedFix]:
         if proposed is not None:
             found.append(proposed)
     return found
+
+
+def preferred(proposals: Sequence[ProposedFix]) -> ProposedFix | None:
+    """The fix to put first: the first safe one the file's code shows it needs, else the first
+    safe one, else the first offered (it still answers the error; its title says how it changes
+    behaviour)."""
+    for wanted in (lambda p: p.safe and p.fits_file, lambda p: p.safe, lambda p: True):
+        found = next((p for p in proposals if wanted(p)), None)
+        if found is not None:
+            return found
+    return None
 
 
 def fixes_at_cursor(ctx: FixContext) -> list[ProposedFix]:

@@ -6,9 +6,11 @@ with one truth value per element asks for the element-wise choice `jnp.where` ma
 becomes an expression: a lambda's body with its parameters replaced by the operands, or a call of a
 named branch function on the operands.
 
-Not safe: `jnp.where` evaluates both branches (side effects run; an untaken branch's NaN or inf
-can leak into gradients) and broadcasts them to one shape. The title says so. Branches returning
-tuples or other containers are left alone (`jnp.where` would stack them into one array).
+Not safe in general: `jnp.where` evaluates both branches (side effects run; an untaken branch's
+NaN or inf can leak into gradients) and broadcasts them to one shape. The title says so. Safe when
+the predicate and both lambda bodies evaluate safely either way (see `pure`): a scalar-predicate
+`cond` computes the same per element; an array predicate is only meaningful per element.
+Branches returning tuples or other containers are left alone (`jnp.where` would stack them).
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from __future__ import annotations
 from jaxerr_ls.fixes.base import FixContext, ProposedFix
 from jaxerr_ls.fixes.common import is_call_to, open_file, proposal, replace
 from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.pure import evaluates_safely
 from jaxerr_ls.fixes.syntax import Node
 
 COND_NAMES = frozenset({"jax.lax.cond"})
 _TITLE = "Use jnp.where (changes behaviour: chooses per element, evaluates both branches)"
+_SAFE_TITLE = "Use jnp.where (element-wise choice)"
 # Expressions safe to paste where an operand was without parentheses.
 _ATOMIC = frozenset({"name", "number", "atom", "atom_expr", "string", "power"})
 
@@ -113,6 +117,11 @@ class _CondToWhere:
                 continue
             text = f"{jnp.text}.where({pred.code()}, {when_true}, {when_false})"
             edit = replace(start, end, text)
+            branches = [
+                f.children[-1] if f.type == "lambdef" else None for f in (true_fun, false_fun)
+            ]
+            if all(b is not None and evaluates_safely(file, b) for b in [pred, *branches]):
+                return proposal(self.id, _SAFE_TITLE, True, [edit], file.imports, jnp)
             return proposal(self.id, _TITLE, self.safe, [edit], file.imports, jnp)
         return None
 

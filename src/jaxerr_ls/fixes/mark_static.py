@@ -14,6 +14,7 @@ The argument comes from the message's fields, else from the one parameter named 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Protocol
@@ -47,6 +48,7 @@ from jaxerr_ls.fixes.usage import (
     function_defined_at,
     model_of,
     must_be_static,
+    passed_only_hashable,
     passed_unhashable,
 )
 from jaxerr_ls.fixes.wrap_jit import decorator_target
@@ -84,7 +86,11 @@ class _MarkStatic:
                 # The first error is not the last: every other parameter the body needs
                 # concrete, and the file passes a hashable value, is marked in the same edit.
                 names += [p for p in must_be_static(model, traced) if p not in (name, *already)]
-            return _propose(self, file, target, names, num)
+            proposed = _propose(self, file, target, names, num)
+            if proposed is not None and model is not None and traced is not None and names:
+                fits = all(passed_only_hashable(model, traced, n) for n in names)
+                proposed = dataclasses.replace(proposed, fits_file=fits)
+            return proposed
         return None
 
 

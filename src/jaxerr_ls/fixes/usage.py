@@ -38,6 +38,7 @@ __all__ = [
     "function_defined_at",
     "model_of",
     "must_be_static",
+    "passed_only_hashable",
     "passed_unhashable",
 ]
 
@@ -76,6 +77,12 @@ def argument_kinds(model: Model, function: TracedFunction, param: str) -> frozen
 def passed_unhashable(model: Model, function: TracedFunction, param: str) -> bool:
     """Whether some call in the file passes an array, list, dict or set for `param`."""
     return bool(argument_kinds(model, function, param) & UNHASHABLE)
+
+
+def passed_only_hashable(model: Model, function: TracedFunction, param: str) -> bool:
+    """Whether the file calls the function and every call passes a hashable literal for it."""
+    kinds = argument_kinds(model, function, param)
+    return bool(kinds) and kinds <= HASHABLE
 
 
 def must_be_static(model: Model, function: TracedFunction) -> list[str]:

@@ -92,13 +92,16 @@ def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
             if found is None:
                 continue
             line = diagnostic.range.start.line
-            for fix in _proposals(request, catalog, found[0], found[1], line):
+            proposals = _proposals(request, catalog, found[0], found[1], line)
+            best = _api().preferred(proposals) if proposals else None
+            # The preferred fix first, then the others in the entry's order.
+            for fix in sorted(proposals, key=lambda p: p is not best):
                 out.append(
                     types.CodeAction(
                         title=fix.title,
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diagnostic],
-                        is_preferred=fix.safe,
+                        is_preferred=fix is best,
                         edit=_edit(request, fix.edits),
                     )
                 )

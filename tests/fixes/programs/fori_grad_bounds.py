@@ -1,4 +1,4 @@
-# expect: mark-static
+# expect: static-loop-bounds
 import jax
 
 

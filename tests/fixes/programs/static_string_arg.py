@@ -1,4 +1,4 @@
-# expect: mark-static
+# expect: mark-static-at-call
 import jax
 import jax.numpy as jnp
 

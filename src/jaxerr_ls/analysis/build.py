@@ -197,6 +197,11 @@ def _traced_params(applied: Applied, node: FunctionNode, method: bool) -> tuple[
     if not transform.static_known:
         return set(), static
     count = len(positional)
+    every = set(positional) | set(keyword_only)
+    names_ok = set(transform.static_argnames or ()) <= every or node.args.kwarg is not None
+    nums_ok = all(-count <= n < count for n in transform.static_argnums or ())
+    if not (names_ok and nums_ok or node.args.vararg is not None):
+        return set(), static  # JAX rejects the static spec first: a rule of its own says so
     for number in transform.static_argnums or ():
         index = number + count if number < 0 else number
         if 0 <= index < count:
@@ -432,7 +437,6 @@ def _call_sites(
     decorated = any(a.transform.form != "call" for a in applied) or any(
         a.transform.api == CALLED_FROM for a in applied
     )
-    positional = [a.arg for a in _positional(node)]
     skip = 1 if function.is_method else 0
     for call in ast.walk(model.tree):
         if not isinstance(call, ast.Call):
@@ -459,33 +463,40 @@ def _call_sites(
             target = func.args[0]
             if isinstance(target, ast.Name) and model.scopes.lookup(target.id, call) is node:
                 through = ast.unparse(func)
-        if through is None:
+        if through is not None:
+            yield _site(model, call, node, skip, through)
+
+
+def _site(model: Model, call: ast.Call, node: FunctionNode, skip: int, through: str) -> CallSite:
+    positional = [a.arg for a in _positional(node)]
+    arguments: list[Argument] = []
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        slot = index + skip
+        param = positional[slot] if slot < len(positional) else None
+        arguments.append(Argument(_classify(model, arg), model.text(arg), arg, index, None, param))
+    names = {a.arg for a in [*_positional(node), *node.args.kwonlyargs]}
+    for keyword in call.keywords:
+        if keyword.arg is None:
             continue
-        arguments: list[Argument] = []
-        for index, arg in enumerate(call.args):
-            if isinstance(arg, ast.Starred):
-                break
-            slot = index + skip
-            param = positional[slot] if slot < len(positional) else None
-            arguments.append(
-                Argument(_classify(model, arg), model.text(arg), arg, index, None, param)
-            )
-        names = {a.arg for a in [*_positional(node), *node.args.kwonlyargs]}
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                continue
-            param = keyword.arg if keyword.arg in names else None
-            arguments.append(
-                Argument(
-                    _classify(model, keyword.value),
-                    model.text(keyword.value),
-                    keyword.value,
-                    None,
-                    keyword.arg,
-                    param,
-                )
-            )
-        yield CallSite(call, call.lineno - 1, call.col_offset, tuple(arguments), through)
+        param = keyword.arg if keyword.arg in names else None
+        kind = _classify(model, keyword.value)
+        text = model.text(keyword.value)
+        arguments.append(Argument(kind, text, keyword.value, None, keyword.arg, param))
+    return CallSite(call, call.lineno - 1, call.col_offset, tuple(arguments), through)
+
+
+def call_sites_of(model: Model, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[CallSite]:
+    """Plain calls `name(...)` of any function of the file (traced or not), by its name."""
+    return [
+        _site(model, call, node, 0, node.name)
+        for call in ast.walk(model.tree)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == node.name
+        and model.scopes.lookup(node.name, call) is node
+    ]
 
 
 def _propagate(

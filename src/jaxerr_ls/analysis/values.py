@@ -99,6 +99,18 @@ ARRAY_METHODS = frozenset(
         "astype",
     ]
 )
+_TRANSFORMED = frozenset(
+    {
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.vmap",
+        "jax.jit",
+        "jax.jacfwd",
+        "jax.jacrev",
+        "jax.hessian",
+        "jax.checkpoint",
+    }
+)
 _BUILTIN_TRACED = frozenset({"abs", "pow", "sum", "divmod"})
 
 
@@ -157,6 +169,8 @@ class Values:
             ):
                 return None
             return _union([self.origin(v) for v in values])
+        if isinstance(func, ast.Call) and (qualify(func.func, self.bindings) or "") in _TRANSFORMED:
+            return _union([self.origin(v) for v in values])  # jax.value_and_grad(f)(x)
         if isinstance(func, ast.Name) and func.id in _BUILTIN_TRACED and func.id not in self.env:
             return _union([self.origin(v) for v in args])
         if isinstance(func, ast.Attribute) and func.attr in ARRAY_METHODS:

@@ -15,14 +15,42 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from jaxerr_ls.analysis import Model, analyze
-from jaxerr_ls.rules import tracer_bool
+from jaxerr_ls.rules import (
+    axis_names,
+    boolean_index,
+    concretization,
+    int_seed,
+    item_assignment,
+    jit_arguments,
+    jnp_list,
+    key_reuse,
+    numpy_on_traced,
+    refs,
+    scalar_conversion,
+    size_required,
+    tracer_bool,
+)
 from jaxerr_ls.rules.base import Finding, Rule
 
 __all__ = ["RULES", "Finding", "Rule", "check_model", "check_source", "ignored"]
 
 log = logging.getLogger(__name__)
 
-_ALL: tuple[Rule, ...] = (tracer_bool.RULE,)
+_ALL: tuple[Rule, ...] = (
+    tracer_bool.RULE,
+    concretization.RULE,
+    scalar_conversion.RULE,
+    numpy_on_traced.RULE,
+    item_assignment.RULE,
+    boolean_index.RULE,
+    size_required.RULE,
+    int_seed.RULE,
+    jnp_list.RULE,
+    jit_arguments.RULE,
+    refs.RULE,
+    key_reuse.RULE,
+    axis_names.RULE,
+)
 
 RULES: Mapping[str, Rule] = MappingProxyType({rule.id: rule for rule in _ALL})
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from jaxerr_ls.analysis import Model
+from jaxerr_ls.analysis import Model, TracedFunction
 from jaxerr_ls.rules.base import Finding, abstract_functions, because, finding, origin_fields
 
 ENTRY = "tracer-bool-conversion"
@@ -46,13 +46,20 @@ class _TracerBool:
                     tests.append((node.args[0], "`bool()`"))
                 for test, what in tests:
                     origin = values.origin(test)
-                    if origin is None:
+                    if origin is None or _gets_strings(function, origin):
                         continue
                     message = (
                         f"TracerBoolConversionError: {what} on `{model.text(test)}` needs a "
                         f"concrete True/False, but {because(model, function, origin)}."
                     )
                     yield finding(model, test, ENTRY, message, self.id, origin_fields(origin))
+
+
+def _gets_strings(function: TracedFunction, origin: frozenset[str]) -> bool:
+    """A parameter some call passes a string: jit rejects that call first (jit-arguments)."""
+    return any(
+        a.kind == "str" for site in function.call_sites for a in site.arguments if a.param in origin
+    )
 
 
 RULE = _TracerBool()

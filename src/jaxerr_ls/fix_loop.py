@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,8 +193,16 @@ def _same_failure(stderr: str, edit: Edit, root: Path, matcher: Matcher) -> bool
         return False
     if failure.match.entry.id != edit.entry_id or Path(failure.location.path) != edit.path:
         return False
-    if failure.traceback.message != edit.message:
+    if _comparable(failure.traceback.message) != _comparable(edit.message):
         return False  # e.g. the next parameter that must be static: progress
     # The error's line, followed through the edit (an added import moves it down).
     line, _ = map_position(edit.before, edit.fix.edits, edit.line - 1, 0)
     return failure.location.line == line + 1
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def _comparable(message: str) -> str:
+    """The message without object addresses (`<function f at 0x7f...>` differs run to run)."""
+    return _ADDRESS.sub("0x", message)

@@ -1,8 +1,7 @@
 """No lightbulb without a reason: on correct library code (optax, equinox, diffrax, pinned wheels
 from the package index), code actions at a cursor with no diagnostic and no selection offer
-(almost) nothing. Before issue 11 the same positions offered 146 edits on 3,000 lines ("Wrap with
-jax.jit" at 113). The pure core the server's code actions call is measured directly.
-"""
+(almost) nothing. Before issue 11 the same 20,039 positions offered 989 edits (800 "Wrap with
+jax.jit"). The pure core the server's code actions call is measured directly."""
 
 from __future__ import annotations
 

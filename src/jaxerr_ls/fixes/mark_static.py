@@ -3,8 +3,11 @@
 Safe, by our judgement: a static argument is hashed and baked into the compiled code instead of
 traced, so every call computes what the Python code says; what changes is *when* JAX compiles (once
 per distinct value). The diagnostic shows the function cannot trace with this argument abstract, so
-no call that worked before starts failing. (A call passing an array for it would now fail to hash;
-that call already failed on the traced branch.)
+no call that worked before starts failing. Not offered when the file's own calls pass an array (or
+a list, dict, set) for the argument: static, it would fail to hash (the tracing model,
+`fixes/usage.py`, reads the calls). The first error is not the last: every other parameter the
+body needs concrete (a shape, axis, count, branch) that the file's calls pass a hashable literal,
+and every one they pass a string, is marked in the same edit.
 
 Targets, for the function on (or around) the diagnostic line:
 `@jax.jit` -> `@partial(jax.jit, static_argnames=("n",))`; `@partial(jax.jit, ...)`,

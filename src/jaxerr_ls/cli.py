@@ -40,6 +40,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--root", type=Path, default=None, help="where .jaxerr/ goes (default: .)")
     run.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD [ARGS...]")
 
+    fix = commands.add_parser("fix", help="run a command; apply fixes until it runs")
+    fix.add_argument(
+        "--root", type=Path, default=None, help="only edit files under DIR (default: .)"
+    )
+    fix.add_argument("--unsafe", action="store_true", help="also apply fixes that change behaviour")
+    fix.add_argument("--dry-run", action="store_true", help="print the first diff; change nothing")
+    fix.add_argument("--max", type=int, default=5, metavar="N", help="at most N rounds (default 5)")
+    fix.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD [ARGS...]")
+
     check = commands.add_parser(
         "check", help="warn where JAX will raise, before running (exit 1 on findings)"
     )
@@ -106,7 +115,28 @@ def _main(argv: Sequence[str] | None) -> int:
             )
             return 2
         return run_command(command, args.root or Path.cwd())
+    if args.command == "fix":
+        return _fix(args)
     return _catalog(args)
+
+
+def _fix(args: argparse.Namespace) -> int:
+    from jaxerr_ls.fix_command import fix_command
+
+    command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    if not command:
+        print(
+            "jaxerr-ls fix: nothing to run; usage: jaxerr-ls fix -- CMD [ARGS...]", file=sys.stderr
+        )
+        return 2
+    root = args.root or Path.cwd()
+    if not root.is_dir():
+        print(f"jaxerr-ls fix: --root {root} is not a directory", file=sys.stderr)
+        return 2
+    if args.max < 1:
+        print("jaxerr-ls fix: --max must be at least 1", file=sys.stderr)
+        return 2
+    return fix_command(command, root, unsafe=args.unsafe, dry_run=args.dry_run, max_rounds=args.max)
 
 
 def _read(source: str) -> str | None:

@@ -66,11 +66,24 @@ def run_command(command: list[str], root: Path) -> int:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         print(f"jaxerr-ls run: cannot create {directory}: {exc}", file=sys.stderr)
+    status, kept = run_teeing(command, "jaxerr-ls run")
+    if status == 0 or not _report(kept, directory, root):
+        # A clean run (or one without a traceback) makes the last traceback stale: removing it
+        # clears the editor's squiggles.
+        with contextlib.suppress(OSError):
+            (directory / LAST_RUN).unlink(missing_ok=True)
+    return status
+
+
+def run_teeing(command: list[str], who: str) -> tuple[int, bytes]:
+    """Run `command` with stdout inherited and stderr teed live; (status, the tail of stderr).
+
+    A command that cannot start gives 127 (not found) or 126 and a message naming `who`."""
     try:
         child = subprocess.Popen(command, stderr=subprocess.PIPE)
     except OSError as exc:
-        print(f"jaxerr-ls run: cannot run {command[0]}: {exc.strerror or exc}", file=sys.stderr)
-        return 127 if isinstance(exc, FileNotFoundError) else 126
+        print(f"{who}: cannot run {command[0]}: {exc.strerror or exc}", file=sys.stderr)
+        return (127 if isinstance(exc, FileNotFoundError) else 126), b""
     assert child.stderr is not None
     kept = bytearray()
     reader = threading.Thread(
@@ -80,12 +93,7 @@ def run_command(command: list[str], root: Path) -> int:
     reader.start()
     status = _wait(child)
     reader.join()
-    if status == 0 or not _report(bytes(kept), directory, root):
-        # A clean run (or one without a traceback) makes the last traceback stale: removing it
-        # clears the editor's squiggles.
-        with contextlib.suppress(OSError):
-            (directory / LAST_RUN).unlink(missing_ok=True)
-    return status
+    return status, bytes(kept[-KEEP_BYTES:])
 
 
 def _wait(child: subprocess.Popen[bytes]) -> int:

@@ -169,6 +169,7 @@ async def code_action(
             (i.entry_id, i.fields, i.span.line) for i in ls.store.for_uri(uri) if i.entry_id
         ),
         only=tuple(params.context.only) if params.context.only is not None else None,
+        selected=params.range.start != params.range.end,
     )
     marks = tuple((repr(d.range), repr(d.data)) for d in request.diagnostics)
     key = (
@@ -177,6 +178,7 @@ async def code_action(
         ls.store.revision,
         start.line,
         start.character,
+        request.selected,
         request.only,
         marks,
     )

@@ -24,6 +24,11 @@ ALL_IDS = [
     "grad-to-jacobian",
     "pass-ref-not-value",
     "dynamic-slice",
+    "mark-static-at-call",
+    "jit-method-static-self",
+    "cond-to-where",
+    "mask-reduce-where",
+    "static-loop-bounds",
 ]
 
 
@@ -42,6 +47,7 @@ def test_safety_flags() -> None:
         "if-to-where",
         "grad-to-jacobian",
         "dynamic-slice",
+        "cond-to-where",
     }
 
 

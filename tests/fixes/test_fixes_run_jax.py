@@ -265,6 +265,102 @@ for start in range(3):
         "w = signal[start:start + 3]",
         "IndexError",
     ),
+    Case(
+        "mark-static-at-call",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+def combine(x, how, norm):
+    y = jnp.sum(x) if how == "sum" else jnp.max(x)
+    return y / x.size if norm == "mean" else y
+
+
+print(jax.jit(combine)(jnp.arange(4.0), "sum", "mean"))
+""",
+        "print(jax.jit(combine)",
+        "TypeError",
+        {"name": "how"},
+    ),
+    Case(
+        "jit-method-static-self",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit
+    def apply(self, x):
+        return x * self.factor
+
+
+s = Scaler(3.0)
+print(s.apply(jnp.arange(4.0)))
+""",
+        "print(s.apply(",
+        "TypeError",
+        {"name": "self"},
+    ),
+    Case(
+        "cond-to-where",
+        """\
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def soft_clip(x):
+    return lax.cond(x > 1.0, lambda v: v * 0.5, lambda v: v, x)
+
+
+print(soft_clip(jnp.array([0.5, 3.0, 1.2])))
+""",
+        "return lax.cond",
+        "TypeError",
+    ),
+    Case(
+        "mask-reduce-where",
+        """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def positive_total(x):
+    return x[x > 0].sum()
+
+
+print(positive_total(jnp.array([-1.0, 2.0, 0.0, 4.0])))
+""",
+        "return x[x > 0]",
+        "NonConcreteBooleanIndexError",
+    ),
+    Case(
+        "static-loop-bounds",
+        """\
+import jax
+
+
+@jax.jit
+def simulate(rate, num_steps):
+    return jax.lax.fori_loop(0, num_steps, lambda i, v: v * (1.0 + rate), 1.0)
+
+
+def loss(rate, num_steps):
+    return (simulate(rate, num_steps) - 2.0) ** 2
+
+
+print(jax.grad(loss)(0.1, 5))
+""",
+        "fori_loop",
+        "ValueError",
+    ),
 ]
 
 

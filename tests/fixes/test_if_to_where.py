@@ -56,13 +56,25 @@ def test_not_offered(body: str) -> None:
 
 
 def test_adds_import_and_says_it_is_unsafe() -> None:
-    source = "def f(x):\n    if x > 0:\n        return x + 1\n    return x - 1\n"
+    source = "def f(x):\n    if x > 0:\n        return 1 / x\n    return x - 1\n"
     proposal = propose("if-to-where", source, "if x")
     assert proposal is not None and not proposal.safe
     assert proposal.title == "Use jnp.where (changes behaviour: evaluates both branches)"
     assert fixed("if-to-where", source, "if x") == (
-        "import jax.numpy as jnp\ndef f(x):\n    return jnp.where(x > 0, x + 1, x - 1)\n"
+        "import jax.numpy as jnp\ndef f(x):\n    return jnp.where(x > 0, 1 / x, x - 1)\n"
     )
+
+
+def test_safe_when_both_branches_evaluate_safely_either_way() -> None:
+    source = "def f(x):\n    if x > 0:\n        return x + 1\n    return x - 1\n"
+    proposal = propose("if-to-where", source, "if x")
+    assert proposal is not None and proposal.safe
+    assert proposal.title == "Use jnp.where (element-wise choice)"
+    for unsafe in ("jnp.log(x)", "x ** 0.5", "g(x)", "x / 2"):
+        changed = HEAD + source.replace("x + 1", unsafe)
+        found = propose("if-to-where", changed, "if x")
+        assert found is not None and not found.safe, unsafe
+    source = "def f(x):\n    if x > 0:\n        return x + 1\n    return x - 1\n"
     assert fixed("if-to-where", source.replace("+ 1", ", 1").replace("- 1", ", 2"), "if x") is None
 
 

@@ -70,11 +70,43 @@ async def test_fix_all_and_rewrite(client: LanguageClient) -> None:
     # Quick fixes only when asked for quickfix; no source action unless asked for.
     quick = await actions_at(client, uri, diagnostic.range, [diagnostic], only=["quickfix"])
     assert quick and {a.kind for a in quick} == {"quickfix"}
-    # At a cursor with no diagnostic: the same fix as a refactoring.
+    # At a bare cursor with no diagnostic, on code no rule flags: no lightbulb.
     cursor = types.Range(types.Position(11, 6), types.Position(11, 6))
-    rewrites = await actions_at(client, uri, cursor, [])
+    assert await actions_at(client, uri, cursor, []) == []
+    # On a range the user selected: the same fix as a refactoring.
+    selection = types.Range(types.Position(11, 4), types.Position(11, 17))
+    rewrites = await actions_at(client, uri, selection, [])
     assert "Wrap with jax.jit" in [a.title for a in rewrites]
     assert {a.kind for a in rewrites} == {"refactor.rewrite"}
+
+
+AT_RISK = """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def grid(n):
+    return jnp.zeros((n, n))
+
+
+print(grid(4))
+"""
+
+
+async def test_lightbulb_only_where_a_rule_flags(client: LanguageClient) -> None:
+    """With predictions off nothing is published, yet the line at risk still offers its fix."""
+    uri = open_doc(client, root(client) / "at_risk.py", AT_RISK)
+    flagged = types.Range(types.Position(6, 8), types.Position(6, 8))
+    rewrites = await actions_at(client, uri, flagged, [], only=["refactor"])
+    assert [a.title for a in rewrites] == ["Mark 'n' as static (static_argnames)"]
+    assert {a.kind for a in rewrites} == {"refactor.rewrite"}
+    edit = rewrites[0].edit
+    assert edit is not None and edit.changes is not None
+    fixed = apply_edits(AT_RISK, edit.changes[uri], encoding(client))
+    assert 'static_argnames=("n",)' in fixed
+    for line in (0, 4, 9):  # the import, the decorator, the call: correct code
+        cursor = types.Range(types.Position(line, 2), types.Position(line, 2))
+        assert await actions_at(client, uri, cursor, [], only=["refactor"]) == []
 
 
 async def test_handler_error_keeps_serving(client: LanguageClient) -> None:

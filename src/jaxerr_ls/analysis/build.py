@@ -154,6 +154,42 @@ class Model:
         parts.append(self._encoded[end - 1][:last])
         return b"".join(parts).decode(errors="replace")
 
+    def kind(self, expr: ast.expr) -> str:
+        """An argument's kind (as `Argument.kind`), a plain name read through the last
+        `name = value` before it in its scope (or the module): `x = jnp.ones(3); f(x)` ->
+        "array". Still "name" when the value is not known (a parameter, a loop variable)."""
+        found = _classify(self, expr)
+        if found != "name" or not isinstance(expr, ast.Name):
+            return found
+        value = self._assigned_before(expr)
+        return "name" if value is None else _classify(self, value)
+
+    def _assigned_before(self, name: ast.Name) -> ast.expr | None:
+        scope: ast.AST | None = self.parent(name)
+        while scope is not None and not isinstance(
+            scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module
+        ):
+            scope = self.parent(scope)
+        for where in (scope, self.tree) if scope is not self.tree else (self.tree,):
+            if where is None:
+                continue
+            body = (
+                where.body
+                if isinstance(where, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef)
+                else []
+            )
+            best: ast.expr | None = None
+            for statement in body:  # straight-line assignments of the scope's own body
+                if statement.lineno >= name.lineno:
+                    break
+                if isinstance(statement, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == name.id for t in statement.targets
+                ):
+                    best = statement.value if len(statement.targets) == 1 else None
+            if best is not None:
+                return best
+        return None
+
 
 def analyze(source: str) -> Model | None:
     """The model of a file, or None when it does not parse (mid-edit: say nothing)."""

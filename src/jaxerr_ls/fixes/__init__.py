@@ -15,19 +15,24 @@ from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
     at_set,
+    cond_to_where,
     dynamic_slice,
     grad_to_jacobian,
     has_aux,
     if_to_where,
     int_seed_to_key,
     int_to_float_literal,
+    jit_method_self,
     lax_to_jnp,
     list_to_asarray,
     list_to_tuple,
     mark_static,
+    mask_reduce_where,
     numpy_to_jnp,
     pass_ref_not_value,
     split_to_array_split,
+    static_at_call,
+    static_loop_bounds,
     wrap_jit,
 )
 from jaxerr_ls.fixes.base import Fix, FixContext, ProposedFix, TextEdit
@@ -43,6 +48,7 @@ __all__ = [
     "apply_edits",
     "fixes_at_cursor",
     "fixes_for",
+    "preferred",
 ]
 
 _ALL: tuple[Fix, ...] = (
@@ -61,6 +67,11 @@ _ALL: tuple[Fix, ...] = (
     grad_to_jacobian.FIX,
     pass_ref_not_value.FIX,
     dynamic_slice.FIX,
+    static_at_call.FIX,
+    jit_method_self.FIX,
+    cond_to_where.FIX,
+    mask_reduce_where.FIX,
+    static_loop_bounds.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})
@@ -75,6 +86,17 @@ def fixes_for(fix_ids: Sequence[str], ctx: FixContext) -> list[ProposedFix]:
         if proposed is not None:
             found.append(proposed)
     return found
+
+
+def preferred(proposals: Sequence[ProposedFix]) -> ProposedFix | None:
+    """The fix to put first: the first safe one the file's code shows it needs, else the first
+    safe one, else the first offered (it still answers the error; its title says how it changes
+    behaviour)."""
+    for wanted in (lambda p: p.safe and p.fits_file, lambda p: p.safe, lambda p: True):
+        found = next((p for p in proposals if wanted(p)), None)
+        if found is not None:
+            return found
+    return None
 
 
 def fixes_at_cursor(ctx: FixContext) -> list[ProposedFix]:

@@ -25,6 +25,9 @@ class ProposedFix:
     title: str
     safe: bool  # behaviour preserved: preferred, and used by source.fixAll
     edits: tuple[TextEdit, ...]
+    # The file's own code shows this is the fix it needs (its calls pass literals to the
+    # parameters marked static; arrays to the ones a `jnp.where` chooses on): put before others.
+    fits_file: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,35 @@
 Handles `if c: y = a / else: y = b`, `if c: return a / else: return b`, `if c: return a` followed
 by `return b`, and the conditional expression `a if c else b`, when each branch is one expression.
 
-Unsafe: `jnp.where` evaluates both branches (side effects run, an untaken branch's NaN can leak
-into gradients) and broadcasts/promotes them to one shape and dtype. The title says so. Branches
+Unsafe in general: `jnp.where` evaluates both branches (side effects run, an untaken branch's NaN
+can leak into gradients) and broadcasts/promotes them to one shape and dtype. The title says so.
+Safe when the condition and both branches evaluate safely either way (names, numbers, `+ - *`,
+comparisons, indexing, total element-wise functions such as `jnp.zeros_like`: see `pure`): then
+each element gets what the `if` gives it, values and gradients alike. Branches
 holding comments are left alone rather than dropping the comments.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import File, open_file, proposal, replace
 from jaxerr_ls.fixes.imports import spell_jnp
-from jaxerr_ls.fixes.syntax import Node, Pos, contains, header_nodes, statement_at
+from jaxerr_ls.fixes.pure import evaluates_safely
+from jaxerr_ls.fixes.syntax import (
+    Node,
+    Pos,
+    contains,
+    funcdef_name,
+    funcdefs_at,
+    header_nodes,
+    statement_at,
+)
+from jaxerr_ls.fixes.usage import function_defined_at, model_of, passed_unhashable
 
 _TITLE = "Use jnp.where (changes behaviour: evaluates both branches)"
+_SAFE_TITLE = "Use jnp.where (element-wise choice)"
 _NEEDS_PARENS = frozenset({"testlist", "testlist_star_expr", "namedexpr_test", "lambdef"})
 
 
@@ -52,7 +68,7 @@ def _has_comment(node: Node, start: Pos) -> bool:
     return any(leaf.is_leaf and leaf.start > start and "#" in leaf.prefix for leaf in node.walk())
 
 
-def _statement_forms(file: File, where: str) -> tuple[Pos, Pos, str] | None:
+def _statement_forms(file: File, where: str) -> tuple[Pos, Pos, str, tuple[Node, ...]] | None:
     stmt = statement_at(file.module, file.line)
     for node in (stmt,) if stmt is not None else ():
         if node.type != "if_stmt" or node.start[0] != file.line:
@@ -85,7 +101,7 @@ def _statement_forms(file: File, where: str) -> tuple[Pos, Pos, str] | None:
             return None
         call = f"{where}({cond}, {_expr(first[1])}, {_expr(second[1])})"
         head = "return " if first[0] == "return" else f"{first[0]} = "
-        return node.start, end, head + call
+        return node.start, end, head + call, (kids[1], first[1], second[1])
     return None
 
 
@@ -97,7 +113,7 @@ def _code_end(node: Node) -> Pos:
     return leaves[-1].end if leaves else node.end
 
 
-def _ternary(file: File, where: str) -> tuple[Pos, Pos, str] | None:
+def _ternary(file: File, where: str) -> tuple[Pos, Pos, str, tuple[Node, ...]] | None:
     stmt = statement_at(file.module, file.line)
     parts = header_nodes(stmt) if stmt is not None else ()
     for node in (n for part in parts for n in part.walk()):
@@ -106,7 +122,7 @@ def _ternary(file: File, where: str) -> tuple[Pos, Pos, str] | None:
             if not file.cursor_in(node.start, node.end) or _has_comment(node, node.start):
                 continue
             text = f"{where}({_expr(kids[2])}, {_expr(kids[0])}, {_expr(kids[4])})"
-            return node.start, node.end, text
+            return node.start, node.end, text, (kids[0], kids[2], kids[4])
     return None
 
 
@@ -123,9 +139,29 @@ class _IfToWhere:
         found = _statement_forms(file, where) or _ternary(file, where)
         if found is None:
             return None
-        start, end, text = found
+        start, end, text, parts = found
         edits: list[TextEdit] = [replace(start, end, text)]
-        return proposal(self.id, _TITLE, self.safe, edits, file.imports, jnp)
+        safe = all(evaluates_safely(file, part) for part in parts)
+        found_fix = proposal(
+            self.id, _SAFE_TITLE if safe else _TITLE, safe, edits, file.imports, jnp
+        )
+        if found_fix is not None and _chooses_on_arrays(file, parts[0]):
+            found_fix = dataclasses.replace(found_fix, fits_file=True)
+        return found_fix
+
+
+def _chooses_on_arrays(file: File, condition: Node) -> bool:
+    """Whether the condition reads a parameter the file's calls pass an array (or a list): a
+    choice per element, where marking static cannot help."""
+    model = model_of(file.source)
+    functions = funcdefs_at(file.module, file.line)
+    if model is None or not functions:
+        return False
+    traced = function_defined_at(model, functions[0].start[0] - 1, funcdef_name(functions[0]))
+    if traced is None:
+        return False
+    names = {leaf.value for leaf in condition.walk() if leaf.is_name()}
+    return any(passed_unhashable(model, traced, p.name) for p in traced.params if p.name in names)
 
 
 FIX = _IfToWhere()

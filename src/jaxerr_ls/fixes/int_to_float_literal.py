@@ -2,7 +2,9 @@
 
 Safe: differentiation needs float inputs, so the integer call can only raise; `3.0` is the same
 number as a float. Only decimal integer literals (optionally negated) in the differentiated
-positions (`argnums`, default 0) are changed.
+positions (`argnums`, default 0) are changed: the argument itself (`3`), the literals it is built
+from (`[1, 2]`, `jnp.array([1, 2])` without a dtype), or the literal a name passed there was
+assigned (`x0 = 4`; not safe when the name is read elsewhere too, where an int may matter).
 """
 
 from __future__ import annotations
@@ -10,8 +12,15 @@ from __future__ import annotations
 import ast
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import callee_call, open_file, proposal, replace_node
-from jaxerr_ls.fixes.syntax import Call, Node
+from jaxerr_ls.fixes.common import (
+    File,
+    assigned_value,
+    callee_call,
+    open_file,
+    proposal,
+    replace_node,
+)
+from jaxerr_ls.fixes.syntax import Call, Node, as_call
 
 GRAD_NAMES = frozenset(
     {"jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.jacobian", "jax.hessian"}
@@ -44,6 +53,60 @@ def _int_literal(node: Node) -> Node | None:
     return None
 
 
+_ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray"})
+
+
+def _int_leaves(file: File, value: Node) -> list[Node] | None:
+    """The integer literals an input is built from: `3`, `[1, 2]`, `jnp.array([1, 2])` (no
+    dtype); None when it is anything else (a float already, a computed value)."""
+    leaf = _int_literal(value)
+    if leaf is not None:
+        return [leaf]
+    call = as_call(value)
+    if call is not None:
+        if file.qualify(call.callee_dotted()) not in _ARRAY_MAKERS:
+            return None
+        args = call.args()
+        if len(args) != 1 or args[0].keyword is not None or args[0].star:
+            return None  # a dtype= (or a second argument) decides the dtype: left alone
+        value = args[0].value
+    if value.type != "atom" or value.children[0].value not in ("[", "("):
+        return None
+    leaves: list[Node] = []
+    for node in value.walk():
+        if node.is_leaf and node.type not in ("operator",):
+            found = _int_literal(node)
+            if found is None:
+                return None
+            leaves.append(found)
+    for node in value.walk():
+        if node.type == "factor" and node.children[0].value in ("-", "+"):
+            continue
+        if not node.is_leaf and node.type not in ("atom", "testlist_comp", "factor"):
+            return None  # anything but nested displays of literals
+    return leaves or None
+
+
+def _other_uses(file: File, name: Node) -> bool:
+    """Whether the name is read anywhere but here (and its assignment)."""
+    reads = [
+        leaf
+        for leaf in file.module.walk()
+        if leaf.is_name(name.value) and leaf != name and not _assigned_here(leaf)
+    ]
+    return bool(reads)
+
+
+def _assigned_here(leaf: Node) -> bool:
+    parent = leaf.parent
+    return (
+        parent is not None
+        and parent.type == "expr_stmt"
+        and parent.children[0] == leaf
+        and parent.children[1].is_op("=")
+    )
+
+
 class _IntToFloat:
     id = "int-to-float-literal"
     safe = True
@@ -51,6 +114,7 @@ class _IntToFloat:
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
         edits: list[TextEdit] = []
+        safe = self.safe
         for call in file.calls:
             maker = callee_call(file, call)
             if maker is None or file.qualify(maker.callee_dotted()) not in GRAD_NAMES:
@@ -60,17 +124,28 @@ class _IntToFloat:
                 continue
             positional = [a for a in call.args() if a.keyword is None and not a.star]
             for index in positions:
-                if index < len(positional):
-                    leaf = _int_literal(positional[index].value)
-                    if leaf is not None and file.cursor_in(leaf.start, leaf.end):
-                        edits.append(replace_node(leaf, leaf.value + ".0"))
+                if index >= len(positional):
+                    continue
+                value = positional[index].value
+                if not file.cursor_in(value.start, value.end):
+                    continue
+                built = _int_leaves(file, value)
+                if built is None and value.is_name():
+                    # `x0 = 4` then `grad(f)(x0)`: the literal is where the name is assigned.
+                    assigned = assigned_value(file, value)
+                    built = None if assigned is None else _int_leaves(file, assigned)
+                    if built is not None and _other_uses(file, value):
+                        safe = False  # the name is used elsewhere, where an int may matter
+                edits += [replace_node(leaf, leaf.value + ".0") for leaf in built or ()]
         if not edits:
             return None
         # Name the literal being changed ("2 -> 2.0"); several on one line are summed up.
         first = edits[0].new_text
         shown = f"{first[:-2]} -> {first}" if len(edits) == 1 else "integer literals -> floats"
         title = f"Pass a float literal ({shown}) where grad needs floats"
-        return proposal(self.id, title, self.safe, edits, file.imports)
+        if not safe:
+            title += " (the name is used elsewhere too)"
+        return proposal(self.id, title, safe, edits, file.imports)
 
 
 FIX = _IntToFloat()

@@ -2,9 +2,10 @@
 
 Safe: jax.numpy functions refuse Python lists (the call raises); `jnp.asarray` builds the array the
 NumPy-style call meant. With a position in the message's fields, the argument there is wrapped
-(the message proves it is a list or tuple); else the first positional argument, when it is a list
-display or a name assigned one, and the function does not take sequences by design
-(`jnp.array`, `jnp.stack`, shapes, ...).
+(the message proves it is a list or tuple), and with it every other positional argument that is a
+list display or a name assigned one (`jnp.multiply([1.0], [2.0])` fails on both, one at a time);
+else every such argument, when the function does not take sequences by design (`jnp.array`,
+`jnp.stack`, shapes, ...).
 """
 
 from __future__ import annotations
@@ -122,12 +123,23 @@ class _ListToAsarray:
             positional = [a for a in call.args() if a.keyword is None and not a.star]
             if position is not None:
                 chosen = [a.value for a in positional[position : position + 1]]
+                # The first error is not the last: every other list argument goes too.
+                chosen += [
+                    a.value
+                    for i, a in enumerate(positional)
+                    if i != position and _lists_here(file, a.value)
+                ]
             else:
-                chosen = [a.value for a in positional[:1] if _lists_here(file, a.value)]
+                chosen = [a.value for a in positional if _lists_here(file, a.value)]
             for value in chosen:
                 if not _converted(file, value) and file.cursor_in(value.start, value.end):
                     edits += [insert(value.start, f"{jnp.text}.asarray("), insert(value.end, ")")]
-        title = "Convert the list with jnp.asarray"
+        edits.sort(key=lambda e: (e.start_line, e.start_col))
+        title = (
+            "Convert the list with jnp.asarray"
+            if len(edits) == 2
+            else ("Convert the lists with jnp.asarray")
+        )
         return proposal(self.id, title, self.safe, edits, file.imports, jnp)
 
 

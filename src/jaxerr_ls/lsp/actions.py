@@ -39,6 +39,7 @@ class Request:
     diagnostics: tuple[types.Diagnostic, ...]  # ours, from the request's context
     stored: tuple[tuple[str, Mapping[str, str], int], ...]  # (entry, fields, line) for fixAll
     only: tuple[str, ...] | None
+    selected: bool = False  # the requested range is not empty (the user selected code)
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -92,13 +93,16 @@ def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
             if found is None:
                 continue
             line = diagnostic.range.start.line
-            for fix in _proposals(request, catalog, found[0], found[1], line):
+            proposals = _proposals(request, catalog, found[0], found[1], line)
+            best = _api().preferred(proposals) if proposals else None
+            # The preferred fix first, then the others in the entry's order.
+            for fix in sorted(proposals, key=lambda p: p is not best):
                 out.append(
                     types.CodeAction(
                         title=fix.title,
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diagnostic],
-                        is_preferred=fix.safe,
+                        is_preferred=fix is best,
                         edit=_edit(request, fix.edits),
                     )
                 )
@@ -107,7 +111,7 @@ def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
         if fix_all is not None:
             out.append(fix_all)
     if not request.diagnostics and wanted(types.CodeActionKind.RefactorRewrite, request.only):
-        out += _rewrites(request)
+        out += _rewrites(request, catalog)
     return out
 
 
@@ -134,12 +138,25 @@ def _overlaps(a: FixEdit, b: FixEdit) -> bool:
     )
 
 
-def _rewrites(request: Request) -> list[types.CodeAction]:
-    fixes = _api()
-    if fixes is None:
+def _rewrites(request: Request, catalog: Catalog) -> list[types.CodeAction]:
+    """Refactorings without a diagnostic: only where a rule flags the code, or on a selection."""
+    try:
+        from jaxerr_ls.fixes.offer import refactorings
+    except ImportError as exc:
+        log.warning("fixes unavailable: %s", exc)
         return []
-    ctx = fixes.FixContext(request.source, request.line, request.column)
-    proposals: list[ProposedFix] = fixes.fixes_at_cursor(ctx)
+
+    def fixes_of(entry_id: str) -> tuple[str, ...]:
+        entry = catalog.get(entry_id)
+        return () if entry is None else tuple(entry.fixes)
+
+    proposals = refactorings(
+        request.source,
+        request.line,
+        request.column,
+        selected=request.selected,
+        fixes_of=fixes_of,
+    )
     return [
         types.CodeAction(
             title=fix.title,

@@ -1,0 +1,150 @@
+"""`mask-reduce-where`: a reduction of boolean-mask indexing -> the same reduction over the
+whole array with the mask as a choice: `x[m].sum()` -> `jnp.where(m, x, 0).sum()`,
+`x[m].mean()` -> `x.mean(where=m)`, `jnp.max(x[m])` -> `jnp.max(jnp.where(m, x, -jnp.inf))`.
+
+Boolean indexing has a data-dependent shape, which jit cannot trace; a reduction does not need
+the selected elements as an array of their own. Safe for sum, prod, any, all and mean (the same
+number, an empty selection included) when the mask is a comparison of the indexed array itself, so
+it has its shape. Not safe when the mask is some other expression (it must have the array's shape,
+which the text does not show), nor for max and min (an empty selection gives -inf/inf instead of an
+error, and an integer array becomes float). Titles say so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
+from jaxerr_ls.fixes.common import File, open_file, proposal, replace
+from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.syntax import (
+    Node,
+    Pos,
+    as_call,
+    header_nodes,
+    is_call_trailer,
+    statement_at,
+)
+from jaxerr_ls.fixes.text import line_starts, offset_of
+
+# reduction -> the value a masked-out element takes (None: use `where=`), exact on empty input?
+_FILL = {
+    "sum": ("0", True),
+    "prod": ("1", True),
+    "any": ("False", True),
+    "all": ("True", True),
+    "mean": (None, True),
+    "max": ("-{jnp}.inf", False),
+    "min": ("{jnp}.inf", False),
+}
+_COMPARISONS = frozenset({"<", ">", "<=", ">=", "==", "!="})
+
+
+@dataclass(frozen=True)
+class _Masked:
+    array: str  # `x`
+    mask: Node  # `m`
+
+
+def _masked(kids: tuple[Node, ...], file: File) -> _Masked | None:
+    """`x[m]` from an atom_expr's parts: a base, then a one-expression subscript last."""
+    if len(kids) < 2:
+        return None
+    last = kids[-1]
+    if last.type != "trailer" or not last.children[0].is_op("[") or len(last.children) != 3:
+        return None
+    mask = last.children[1]
+    if mask.type in ("subscript", "subscriptlist", "sliceop") or mask.is_op(":"):
+        return None
+    return _Masked(_between(file.source, kids[0].start, last.start), mask)
+
+
+def _between(source: str, start: Pos, end: Pos) -> str:
+    starts = line_starts(source)
+    first = offset_of(source, starts, start[0] - 1, start[1])
+    return source[first : offset_of(source, starts, end[0] - 1, end[1])]
+
+
+def _same_shape(masked: _Masked) -> bool:
+    """The mask compares the indexed array itself (`x > 0`, `limit <= x`)."""
+    mask = masked.mask
+    if mask.type != "comparison" or len(mask.children) != 3:
+        return False
+    op = mask.children[1]
+    if op.code() not in _COMPARISONS:
+        return False
+    return masked.array in (mask.children[0].code(), mask.children[2].code())
+
+
+def _rewrite(masked: _Masked, reduction: str, jnp: str, method: bool) -> tuple[str, bool]:
+    fill, exact = _FILL[reduction]
+    mask = masked.mask.code()
+    if fill is None:
+        inner = f"{masked.array}, where={mask}"
+        text = f"{masked.array}.{reduction}(where={mask})" if method else inner
+    else:
+        chosen = f"{jnp}.where({mask}, {masked.array}, {fill.format(jnp=jnp)})"
+        text = f"{chosen}.{reduction}()" if method else chosen
+    return text, exact and _same_shape(masked)
+
+
+def _candidates(file: File, jnp: str) -> list[tuple[Node, str, bool]]:
+    """(node to replace, its replacement, safe) for every masked reduction on the line."""
+    stmt = statement_at(file.module, file.line)
+    found: list[tuple[Node, str, bool]] = []
+    for part in header_nodes(stmt) if stmt is not None else ():
+        for node in part.walk():
+            if node.type != "atom_expr":
+                continue
+            kids = node.children
+            # x[m].sum(): the subscript, `.sum`, and an empty call, at the end of the expression
+            if (
+                len(kids) >= 4
+                and is_call_trailer(kids[-1])
+                and len(kids[-1].children) == 2
+                and kids[-2].children[0].is_op(".")
+                and kids[-2].children[1].value in _FILL
+            ):
+                masked = _masked(kids[:-2], file)
+                if masked is not None:
+                    text, safe = _rewrite(masked, kids[-2].children[1].value, jnp, True)
+                    found.append((node, text, safe))
+                continue
+            call = as_call(node)
+            dotted = call.callee_dotted() if call is not None else None
+            qualified = file.qualify(dotted) if dotted is not None else None
+            if call is None or qualified is None or not qualified.startswith("jax.numpy."):
+                continue
+            reduction = qualified.rsplit(".", 1)[-1]
+            args = call.args()
+            if reduction not in _FILL or len(args) != 1 or args[0].keyword or args[0].star:
+                continue
+            value = args[0].value
+            masked = _masked(value.children, file) if value.type == "atom_expr" else None
+            if masked is not None:
+                text, safe = _rewrite(masked, reduction, jnp, False)
+                found.append((value, text, safe))
+    return found
+
+
+class _MaskReduceWhere:
+    id = "mask-reduce-where"
+    safe = True
+
+    def propose(self, ctx: FixContext) -> ProposedFix | None:
+        file = open_file(ctx)
+        jnp = spell_jnp(file.imports)
+        if jnp is None:
+            return None
+        for node, text, safe in _candidates(file, jnp.text):
+            if not file.cursor_in(node.start, node.end):
+                continue
+            edits: list[TextEdit] = [replace(node.start, node.end, text)]
+            title = f"Reduce with the mask as a choice ({text})"
+            if not safe:
+                title += " (changes behaviour when nothing is selected, or a mask of another shape)"
+            return proposal(self.id, title, safe, edits, file.imports, jnp)
+        return None
+
+
+FIX = _MaskReduceWhere()

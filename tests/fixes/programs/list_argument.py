@@ -1,0 +1,4 @@
+# expect: list-to-asarray
+import jax.numpy as jnp
+
+print(jnp.sum([1, 2, 3]))

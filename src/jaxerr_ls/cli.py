@@ -50,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     actions.add_parser("validate", help="check every catalog file; exit 1 on problems")
     actions.add_parser("extract", help="regenerate the index from JAX's source", add_help=False)
+    actions.add_parser("extract-api", help="rebuild the API history from wheels", add_help=False)
     return parser
 
 
@@ -78,6 +79,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from jaxerr_ls.extract import main as extract_main
 
         return extract_main(args_list[2:])
+    if args_list[:2] == ["catalog", "extract-api"]:
+        from jaxerr_ls.upgrades.extract_cli import main as extract_api_main
+
+        return extract_api_main(args_list[2:])
     args = _parser().parse_args(args_list)
     if args.command == "serve":
         from jaxerr_ls.server import start

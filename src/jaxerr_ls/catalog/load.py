@@ -118,7 +118,10 @@ def _example(data: dict[str, Any]) -> Example | None:
     note = raw.get("cpu_note", "")
     if not isinstance(note, str):
         raise EntryError("example", "'cpu_note' must be a string")
-    return Example(before=before, after=after, cpu_note=note)
+    jax = raw.get("jax", "")
+    if not isinstance(jax, str) or (jax and not re.match(r"^\d+(\.\d+)+$", jax)):
+        raise EntryError("example", "'jax' must be a release such as \"0.4.38\"")
+    return Example(before=before, after=after, cpu_note=note, jax=jax)
 
 
 def _check_patterns(patterns: Iterable[str]) -> None:

@@ -51,11 +51,16 @@ class Example:
     after: str
     # What a CPU can prove when the full example needs an accelerator (empty when it runs fully).
     cpu_note: str = ""
+    # The JAX release the example is about ("" = the catalog's own); `before` uses a name only
+    # older (or newer) releases have.
+    jax: str = ""
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"before": self.before, "after": self.after}
         if self.cpu_note:
             data["cpu_note"] = self.cpu_note
+        if self.jax:
+            data["jax"] = self.jax
         return data
 
 

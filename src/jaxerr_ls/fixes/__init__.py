@@ -14,6 +14,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
+    api_rename,
     at_set,
     dynamic_slice,
     grad_to_jacobian,
@@ -61,6 +62,7 @@ _ALL: tuple[Fix, ...] = (
     grad_to_jacobian.FIX,
     pass_ref_not_value.FIX,
     dynamic_slice.FIX,
+    api_rename.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

@@ -28,7 +28,19 @@ _SKIP_NAMES = (
     "jax.tools",
     "jax.experimental.jax2tf.",
 )
-_REPLACEMENT = re.compile(r"\b[Uu]se\s+`?(?P<name>(?:jax|jnp|lax)\.[A-Za-z_][\w.]*[A-Za-z_0-9])")
+# "Use jax.tree.map", "use `jax.jit`", and one JAX message's "Used jax.shard_map instead".
+_REPLACEMENT = re.compile(
+    r"\b[Uu]sed?\s+`?(?P<name>(?:jax|jnp|lax|pltpu|plgpu|pl)\.[A-Za-z_][\w.]*[A-Za-z_0-9])"
+)
+
+
+_SHORT = (
+    ("jnp.", "jax.numpy."),
+    ("lax.", "jax.lax."),
+    ("pltpu.", "jax.experimental.pallas.tpu."),
+    ("plgpu.", "jax.experimental.pallas.mosaic_gpu."),
+    ("pl.", "jax.experimental.pallas."),
+)
 
 
 def wheel_version(path: Path) -> str | None:
@@ -69,7 +81,7 @@ def replacement_in(message: str) -> str:
     if found is None:
         return ""
     name = found.group("name")
-    for short, full in (("jnp.", "jax.numpy."), ("lax.", "jax.lax.")):
+    for short, full in _SHORT:
         if name.startswith(short):
             name = full + name[len(short) :]
     return name

@@ -4,7 +4,7 @@ when was it added or removed, what does JAX say replaces it. Pure; loaded once."
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -14,7 +14,15 @@ from jaxerr_ls.catalog.versions import version_key
 NEVER = "-"
 HISTORY_FILE = "api-history.json"
 Status = Literal["ok", "deprecated", "removed", "not-yet", "unknown"]
-_ALIASES = (("jnp.", "jax.numpy."), ("lax.", "jax.lax."), ("jsp.", "jax.scipy."))
+# The short names JAX's own messages use.
+_ALIASES = (
+    ("jnp.", "jax.numpy."),
+    ("lax.", "jax.lax."),
+    ("jsp.", "jax.scipy."),
+    ("pltpu.", "jax.experimental.pallas.tpu."),
+    ("plgpu.", "jax.experimental.pallas.mosaic_gpu."),
+    ("pl.", "jax.experimental.pallas."),
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,7 @@ class Verdict:
     release: str  # the catalogued release the answer is for
     removed_in: str = ""  # first release without it (status "removed"); "" = before the catalog
     added_in: str = ""  # first release with it (status "not-yet")
+    oldest: str = ""  # the oldest catalogued release
 
 
 def _parse_spans(
@@ -143,7 +152,10 @@ class ApiHistory:
         facts = self.facts(dotted)
         if facts is None:
             return None
-        release = self.release_for(version)
+        verdict = self._verdict(facts, self.release_for(version))
+        return replace(verdict, oldest=self.oldest)
+
+    def _verdict(self, facts: Facts, release: str) -> Verdict:
         key = version_key(release)
         if self._has(facts.spans, release):
             warns = facts.deprecated_in and key >= version_key(facts.deprecated_in)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 class Deprecation:
     message: str
     removed: bool  # True: JAX's table maps the name to None (an AttributeError says the message)
+    value: str = ""  # what the table maps a still-working name to, as source ("vstack")
 
 
 @dataclass
@@ -43,11 +44,11 @@ def _from_jax(module: str | None, level: int) -> bool:
     return level > 0 or (module or "").split(".")[0] in ("jax", "jaxlib")
 
 
-def _deprecation_table(value: ast.expr) -> dict[str, Deprecation]:
+def _deprecation_table(table_node: ast.expr) -> dict[str, Deprecation]:
     table: dict[str, Deprecation] = {}
-    if not isinstance(value, ast.Dict):
+    if not isinstance(table_node, ast.Dict):
         return table
-    for key, item in zip(value.keys, value.values, strict=True):
+    for key, item in zip(table_node.keys, table_node.values, strict=True):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             continue
         if not (isinstance(item, ast.Tuple) and len(item.elts) == 2):
@@ -57,7 +58,9 @@ def _deprecation_table(value: ast.expr) -> dict[str, Deprecation]:
         if not isinstance(text, str):
             continue
         removed = isinstance(target, ast.Constant) and target.value is None
-        table[key.value] = Deprecation(" ".join(text.split()), removed)
+        table[key.value] = Deprecation(
+            " ".join(text.split()), removed, "" if removed else ast.unparse(target)
+        )
     return table
 
 

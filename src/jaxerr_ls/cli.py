@@ -45,6 +45,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     check.add_argument("--json", action="store_true", help="print a JSON list (see design.md)")
+    check.add_argument(
+        "--jax",
+        metavar="VERSION",
+        help="check JAX names against this release (default: the installed jax, else the newest)",
+    )
+    check.add_argument(
+        "--fix", action="store_true", help="rename removed JAX names where a drop-in exists"
+    )
 
     catalog = commands.add_parser("catalog", help="browse, check and regenerate the catalog")
     actions = catalog.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -99,7 +107,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "check":
         from jaxerr_ls.check import run_check
 
-        return run_check(args.paths, args.json)
+        return run_check(args.paths, args.json, jax_version=args.jax, fix=args.fix)
     if args.command == "run":
         from jaxerr_ls.run import run_command
 

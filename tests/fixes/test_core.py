@@ -24,6 +24,7 @@ ALL_IDS = [
     "grad-to-jacobian",
     "pass-ref-not-value",
     "dynamic-slice",
+    "api-rename",
 ]
 
 

@@ -98,7 +98,7 @@ def test_history_built_from_three_releases_answers_removed_and_not_yet() -> None
         # Real JAX facts, as JAX's wheels and messages state them.
         ("jax.tree_structure", "0.10.2", "removed", "0.6.0", "jax.tree.structure"),
         ("jax.tree_unflatten", "0.10.2", "removed", "0.6.0", "jax.tree.unflatten"),
-        ("jax.tree_map", "0.4.38", "deprecated", "", "jax.tree.map"),
+        ("jax.tree_map", "0.4.38", "deprecated", "0.6.0", "jax.tree.map"),
         ("jax.random.shuffle", "0.10.2", "removed", "0.4.31", "jax.random.permutation"),
         ("jax.numpy.fix", "0.10.2", "removed", "0.10.0", "jax.numpy.trunc"),
         ("jax.lax.pvary", "0.10.2", "removed", "0.10.0", "jax.lax.pcast"),

@@ -52,7 +52,6 @@ def describe(verdict: Verdict) -> str:
             f"{verdict.added_in}; upgrade JAX to use it"
         )
     if verdict.status == "deprecated":
-        last = facts.last_release
-        until = f"; removed after JAX {last}" if last else ""
+        until = f"; removed in JAX {verdict.removed_in}" if verdict.removed_in else ""
         return f"{facts.name} is deprecated in JAX {release}{until}{tail}"
     return f"{facts.name} is in JAX {release}"

@@ -159,7 +159,8 @@ class ApiHistory:
         key = version_key(release)
         if self._has(facts.spans, release):
             warns = facts.deprecated_in and key >= version_key(facts.deprecated_in)
-            return Verdict(facts, "deprecated" if warns else "ok", release)
+            ends = self._after(facts.last_release) if facts.last_release else ""
+            return Verdict(facts, "deprecated" if warns else "ok", release, removed_in=ends)
         later = [first for first, _ in facts.spans if version_key(first) > key]
         if later and not any(version_key(f) <= key for f, _ in facts.spans):
             return Verdict(facts, "not-yet", release, added_in=later[0])

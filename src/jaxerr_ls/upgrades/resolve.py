@@ -86,7 +86,8 @@ def _verdict(history: ApiHistory, name: str, version: str | None, warning: bool)
     return None
 
 
-def _entry_id(verdict: Verdict) -> str:
+def entry_for(verdict: Verdict) -> str:
+    """The curated entry that explains this verdict."""
     if verdict.status == "not-yet":
         return NOT_YET_ADDED
     if verdict.status == "deprecated":
@@ -169,7 +170,7 @@ def upgrade_match(
     verdict = _verdict(history, name, version, warning)
     if verdict is None:
         return fallback
-    entry = catalog.get(_entry_id(verdict))
+    entry = catalog.get(entry_for(verdict))
     if entry is None:
         return fallback
     title, first, solutions = _specific(verdict, version)

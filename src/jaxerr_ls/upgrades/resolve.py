@@ -189,6 +189,8 @@ def is_upgrade_entry(entry: Entry) -> bool:
 
 def worth_resolving(exception: str, message: str, current: Match | None) -> bool:
     """Cheap test first: only messages about a JAX name go to the history."""
-    if current is not None and current.entry.curated and current.entry.id not in UPGRADE_ENTRIES:
+    if current is not None and current.entry.id in UPGRADE_ENTRIES:
+        return True  # only the history may confirm (or drop) one of ours
+    if current is not None and current.entry.curated:
         return False
     return name_in(exception, message) is not None

@@ -175,12 +175,13 @@ FINDS = [
     (
         "key-reuse",
         """
+        jax.config.update("jax_debug_key_reuse", True)
         def init(key):
             w = jax.random.normal(key, (3,))
             b = jax.random.normal(key, (3,))
             return w, b
         """,
-        {(3, "random-key-reuse")},
+        {(4, "random-key-reuse")},
     ),
     (
         "axis-names",
@@ -278,6 +279,15 @@ QUIET = [
             return ref[...]
 
         f = jax.jit(jax.shard_map(body, mesh=None, in_specs=None, out_specs=None))
+        """,
+    ),
+    (
+        "key-reuse-without-the-debug-check-raises-nothing",
+        """
+        def init(key):
+            w = jax.random.normal(key, (3,))
+            b = jax.random.normal(key, (3,))
+            return w, b
         """,
     ),
     (

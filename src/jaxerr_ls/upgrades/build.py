@@ -135,6 +135,7 @@ def build_history(
             last = max(i for i, flag in enumerate(warned) if flag)
             message = per_release[last].warning  # type: ignore[union-attr]
             deprecations[module] = {
+                "import": "warns",  # on `import`, not on attribute access
                 "message": message,
                 "deprecated": releases[warned.index(True)],
                 **({"replacement": r} if (r := replacement_in(message)) else {}),

@@ -68,6 +68,8 @@ def problems_in(uses: FileUses, history: ApiHistory, release: str | None) -> lis
     bad_bindings: set[str] = set()
     out: list[Problem] = []
     for use in uses.uses:
+        if use.guarded:
+            continue
         if any(use.name.startswith(bad + ".") for bad in bad_bindings):
             continue  # its module's import already says it is missing
         if use.kind == "from-import":

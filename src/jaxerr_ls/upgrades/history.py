@@ -112,20 +112,45 @@ class ApiHistory:
         return _parse_spans(str(record.get("r", NEVER)), ())
 
     def facts(self, dotted: str) -> Facts | None:
-        """Facts for `jax.numpy.row_stack` (or `jnp.row_stack`), or a module; None if unknown."""
+        """Facts for `jax.numpy.row_stack` (or `jnp.row_stack`), or a module; None if unknown.
+
+        A name that is both a submodule and an attribute of its parent (`jax.config` was a
+        module and is the config object) works whenever either exists."""
         name = normalise(dotted)
-        deprecation = self._deprecations.get(name, {})
-        if name in self._modules:
-            return Facts(name, True, self._module_spans(name), **_deprecation_fields(deprecation))
-        module, _, attribute = name.rpartition(".")
-        record = self._modules.get(module)
-        if record is None or record.get("open"):
+        record_of_name = self._deprecations.get(name, {})
+        fields = _deprecation_fields(record_of_name)
+        module_spans = self._module_spans(name) if name in self._modules else None
+        parent, _, attribute = name.rpartition(".")
+        record = self._modules.get(parent)
+        attribute_spans = None
+        if record is not None and not record.get("open"):
+            names = record.get("names", {})
+            if isinstance(names, dict) and attribute in names:
+                attribute_spans = _parse_spans(str(names[attribute]), self._module_spans(parent))
+        if module_spans is None and attribute_spans is None:
             return None
-        names = record.get("names", {})
-        if not isinstance(names, dict) or attribute not in names:
-            return None
-        spans = _parse_spans(str(names[attribute]), self._module_spans(module))
-        return Facts(name, False, spans, **_deprecation_fields(deprecation))
+        if attribute_spans is None:
+            return Facts(name, True, module_spans or (), **fields)
+        if module_spans is None:
+            return Facts(name, False, attribute_spans, **fields)
+        if record_of_name.get("import"):
+            # The module's import warns; the attribute of the same name does not.
+            fields = _deprecation_fields({})
+        both = (*module_spans, *attribute_spans)
+        union = [any(self._has((span,), r) for span in both) for r in self.releases]
+        return Facts(name, not attribute_spans, self._spans_of(union), **fields)
+
+    def _spans_of(self, present: list[bool]) -> tuple[tuple[str, str], ...]:
+        spans: list[tuple[str, str]] = []
+        start: int | None = None
+        for index, flag in enumerate([*present, False]):
+            if flag and start is None:
+                start = index
+            elif not flag and start is not None:
+                last = "" if index == len(self.releases) else self.releases[index - 1]
+                spans.append((self.releases[start], last))
+                start = None
+        return tuple(spans)
 
     def release_for(self, version: str | None) -> str:
         """The catalogued release that stands for `version`: itself, the newest one not newer,

@@ -21,6 +21,9 @@ class Use:
     end_line: int
     end_column: int
     node: ast.AST  # the chain, the import statement, or the alias
+    # Under a version test or a `try` that catches the failure: code written for several
+    # releases (`if hasattr(jax, "shard_map"): ... else: jax.experimental...`), not flagged.
+    guarded: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,8 +77,10 @@ def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None
     bindings: dict[str, str] = {}
     uses: list[Use] = []
 
+    guarded = _guarded_nodes(tree)
+
     def add(name: str, kind: Kind, node: ast.AST) -> None:
-        uses.append(Use(name, kind, *_span(lines, node), node))
+        uses.append(Use(name, kind, *_span(lines, node), node, id(node) in guarded))
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -116,6 +121,46 @@ def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None
     # Names imported with `from jax import tree_map` and used bare are found at the import.
     uses.sort(key=lambda u: (u.line, u.column))
     return FileUses(tuple(uses), bindings, lines)
+
+
+_VERSION_WORDS = ("hasattr", "getattr", "version", "__version__", "__version_info__")
+_CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception"})
+
+
+def _is_version_test(test: ast.expr) -> bool:
+    text = ast.unparse(test)
+    return any(word in text for word in _VERSION_WORDS)
+
+
+def _catches_missing_names(node: ast.Try) -> bool:
+    for handler in node.handlers:
+        if handler.type is None:
+            return True
+        caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        if any(isinstance(c, ast.Name) and c.id in _CAUGHT for c in caught):
+            return True
+    return False
+
+
+def _guarded_nodes(tree: ast.Module) -> set[int]:
+    """Ids of every node under a version test (either branch) or a try that catches
+    ImportError/AttributeError."""
+    out: set[int] = set()
+
+    def mark(statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            out.update(id(n) for n in ast.walk(statement))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If | ast.IfExp) and _is_version_test(node.test):
+            if isinstance(node, ast.If):
+                mark(node.body)
+                mark(node.orelse)
+            else:
+                out.update(id(n) for n in ast.walk(node))
+        elif isinstance(node, ast.Try) and _catches_missing_names(node):
+            mark(node.body)
+    return out
 
 
 def express(qualified: str, bindings: Mapping[str, str]) -> str | None:

@@ -376,6 +376,13 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
     return merged + rest
 
 
+_NAMED = re.compile(r"\{[^{}]*\}")
+
+
+def _shape(template: str) -> str:
+    return " ".join(_NAMED.sub("{}", template).split())
+
+
 def _fold(entry: Entry, found: list[Entry]) -> Entry:
     from dataclasses import replace
 
@@ -393,20 +400,16 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
     )
     # Every wording the generated entries know, the curated message's own releases excepted.
     wordings: dict[str, set[str]] = {w.message: set(w.versions) for w in entry.wordings}
-    own: set[str] = set()
+    shape = _shape(entry.message)
     for other in found:
         for text, used in (
             (other.message, other.versions),
             *((w.message, w.versions) for w in other.wordings),
         ):
-            if text == entry.message:
-                own.update(used)
-            else:
+            if _shape(text) != shape:  # not the curated message with other placeholder names
                 wordings.setdefault(text, set()).update(used)
     extra = tuple(
-        Wording(text, tuple(sorted(used - own, key=version_key)))
-        for text, used in wordings.items()
-        if used - own or not used
+        Wording(text, tuple(sorted(used, key=version_key))) for text, used in wordings.items()
     )
     return replace(
         entry,

@@ -12,6 +12,7 @@ from pytest_lsp import LanguageClient
 from .conftest import apply_edits, encoding, open_doc, root
 from .test_diagnostics import explain
 from .test_predict import change, wait_predicted
+from .test_release import old_jax_client  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -59,3 +60,28 @@ async def test_real_traceback_explained_with_release_and_advice(client: Language
     fields = result["fields"]
     assert fields["name"] == "jax.random.shuffle" and fields["removed_in"] == "0.4.31"
     assert "Use jax.random.permutation with independent=True" in fields["jax_message"]
+
+
+NEW_ON_OLD = """import jax
+import jax.numpy as jnp
+
+tree = jax.tree_map(jnp.sin, {"a": jnp.ones(2)})
+ref = jax.new_ref(jnp.zeros(()))
+"""
+
+
+async def test_the_interpreters_release_decides(
+    old_jax_client: LanguageClient,  # noqa: F811 - the fixture imported above
+) -> None:
+    # The project's interpreter has JAX 0.4.38 (the server runs beside 0.10.2): jax.tree_map is
+    # only deprecated there, and jax.new_ref does not exist yet.
+    folder: Path = old_jax_client.root  # type: ignore[attr-defined]
+    uri = open_doc(old_jax_client, folder / "upgrade_new.py", NEW_ON_OLD)
+    found = await wait_predicted(old_jax_client, uri, 2)
+    assert [(d.range.start.line, d.code) for d in found] == [
+        (3, "deprecated-api"),
+        (4, "api-not-yet-added"),
+    ]
+    assert all(isinstance(d.data, dict) for d in found)
+    assert found[1].data["fields"]["added_in"] == "0.7.2"  # type: ignore[index]
+    assert "jax.new_ref is not in JAX 0.4.38" in found[1].message

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from jaxerr_ls.upgrades.describe import describe
 from jaxerr_ls.upgrades.history import ApiHistory, Verdict
 from jaxerr_ls.upgrades.renames import Rename, rename_for
-from jaxerr_ls.upgrades.uses import FileUses, Use, _span, collect_uses
+from jaxerr_ls.upgrades.uses import FileUses, Use, _span, chain_of, collect_uses
 
 _BAD = ("removed", "not-yet")
 
@@ -78,7 +78,8 @@ def problems_in(uses: FileUses, history: ApiHistory, release: str | None) -> lis
             root = use.name.split(".")[0] if "." in use.name else use.name
             if use.name in bad_bindings:
                 continue
-            local_root = ast.unparse(use.node).split(".")[0]
+            chain = chain_of(use.node) if isinstance(use.node, ast.expr) else None
+            local_root = chain[0] if chain else root
             skip = uses.bindings.get(local_root, root).count(".") + 1
             names = _prefixes(use.name, skip)
         else:

@@ -9,9 +9,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from jaxerr_ls.catalog.versions import version_key
+from jaxerr_ls.catalog.versions import version_key as _version_key
 
 NEVER = "-"
+
+
+@lru_cache(maxsize=256)
+def version_key(version: str) -> tuple[tuple[int, int | str], ...]:
+    return _version_key(version)
+
+
 HISTORY_FILE = "api-history.json"
 Status = Literal["ok", "deprecated", "removed", "not-yet", "unknown"]
 # The short names JAX's own messages use.
@@ -90,6 +97,8 @@ class ApiHistory:
             deprecations if isinstance(deprecations, dict) else {}
         )
         self._keys = [version_key(r) for r in self.releases]
+        # Editors ask about the same names on every pause: answers are kept per (name, release).
+        self._verdicts: dict[tuple[str, str | None], Verdict | None] = {}
 
     @property
     def newest(self) -> str:
@@ -174,11 +183,17 @@ class ApiHistory:
 
     def verdict(self, dotted: str, version: str | None) -> Verdict | None:
         """Whether `version` (a release, or None for the newest) has the name, and if not why."""
+        key = (dotted, version)
+        if key in self._verdicts:
+            return self._verdicts[key]
         facts = self.facts(dotted)
-        if facts is None:
-            return None
-        verdict = self._verdict(facts, self.release_for(version))
-        return replace(verdict, oldest=self.oldest)
+        found = None
+        if facts is not None:
+            found = replace(self._verdict(facts, self.release_for(version)), oldest=self.oldest)
+        if len(self._verdicts) > 50_000:
+            self._verdicts.clear()
+        self._verdicts[key] = found
+        return found
 
     def _verdict(self, facts: Facts, release: str) -> Verdict:
         key = version_key(release)

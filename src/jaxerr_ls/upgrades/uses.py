@@ -77,12 +77,13 @@ def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None
     bindings: dict[str, str] = {}
     uses: list[Use] = []
 
-    guarded = _guarded_nodes(tree)
+    nodes = list(ast.walk(tree))
+    guarded = _guarded_nodes(nodes)
 
     def add(name: str, kind: Kind, node: ast.AST) -> None:
         uses.append(Use(name, kind, *_span(lines, node), node, id(node) in guarded))
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if not _is_jax(alias.name):
@@ -103,16 +104,10 @@ def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None
                     continue
                 bindings[alias.asname or alias.name] = f"{node.module}.{alias.name}"
                 add(f"{node.module}.{alias.name}", "from-import", alias)
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Attribute):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Attribute) and parent.value is node:
-            continue  # not the outermost link of its chain
+    inner = {id(node.value) for node in nodes if isinstance(node, ast.Attribute)}
+    for node in nodes:
+        if not isinstance(node, ast.Attribute) or id(node) in inner:
+            continue  # not an attribute, or not the outermost link of its chain
         chain = chain_of(node)
         if chain is None or chain[0] not in bindings:
             continue
@@ -142,7 +137,7 @@ def _catches_missing_names(node: ast.Try) -> bool:
     return False
 
 
-def _guarded_nodes(tree: ast.Module) -> set[int]:
+def _guarded_nodes(nodes: list[ast.AST]) -> set[int]:
     """Ids of every node under a version test (either branch) or a try that catches
     ImportError/AttributeError."""
     out: set[int] = set()
@@ -151,7 +146,7 @@ def _guarded_nodes(tree: ast.Module) -> set[int]:
         for statement in statements:
             out.update(id(n) for n in ast.walk(statement))
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.If | ast.IfExp) and _is_version_test(node.test):
             if isinstance(node, ast.If):
                 mark(node.body)

@@ -17,7 +17,7 @@ import pytest
 
 from jaxerr_ls.catalog import Catalog, load_catalog
 from jaxerr_ls.check import check_file
-from jaxerr_ls.rules import RULES, check_source
+from jaxerr_ls.rules import RULES, Rule, check_source, rules_for
 
 from .library_code import LIBRARIES, LibraryUnavailable, library_files
 
@@ -66,9 +66,16 @@ def _examples(catalog: Catalog) -> list[tuple[str, str, str]]:
     return out
 
 
+def _rules(catalog: Catalog, entry_id: str) -> tuple[Rule, ...]:
+    """The rules as they check the release an example is about (`example.jax`)."""
+    entry = catalog.get(entry_id)
+    release = entry.example.jax if entry is not None and entry.example is not None else ""
+    return rules_for(release or None)
+
+
 def test_fixed_examples_are_quiet(catalog: Catalog) -> None:
     noisy = {
-        entry_id: [(f.line + 1, f.entry) for f in check_source(after)]
+        entry_id: [(f.line + 1, f.entry) for f in check_source(after, _rules(catalog, entry_id))]
         for entry_id, _, after in _examples(catalog)
         if after
     }
@@ -81,7 +88,7 @@ def test_each_rule_predicts_the_examples_of_its_entries(catalog: Catalog) -> Non
     missed = []
     for rule in RULES.values():
         for entry_id in rule.entries:
-            found = {f.entry for f in check_source(before[entry_id])}
+            found = {f.entry for f in check_source(before[entry_id], _rules(catalog, entry_id))}
             if entry_id not in found:
                 missed.append((rule.id, entry_id))
     assert missed == []

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from jaxerr_ls.analysis import analyze
-from jaxerr_ls.rules import Finding, check_model
+from jaxerr_ls.rules import Finding, Rule, check_model, rules_for
 
 # Directories a linter skips: virtual environments, caches, VCS metadata.
 _SKIPPED = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
@@ -45,7 +45,7 @@ def python_files(paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
             yield given, "no such file or directory"
 
 
-def check_file(path: str) -> Checked:
+def check_file(path: str, rules: Sequence[Rule] | None = None) -> Checked:
     try:
         source = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
@@ -55,7 +55,7 @@ def check_file(path: str) -> Checked:
     model = analyze(source)
     if model is None:
         return Checked(path, (), _syntax_problem(source))
-    return Checked(path, tuple(check_model(model)))
+    return Checked(path, tuple(check_model(model) if rules is None else check_model(model, rules)))
 
 
 def _syntax_problem(source: str) -> str:
@@ -74,13 +74,33 @@ def _line(checked: Checked, finding: Finding) -> str:
 
 
 def run_check(
-    paths: Sequence[str], as_json: bool, out: TextIO | None = None, err: TextIO | None = None
+    paths: Sequence[str],
+    as_json: bool,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    jax_version: str | None = None,
+    fix: bool = False,
 ) -> int:
+    """`jax_version`: the release the API-history rule checks against (None: installed JAX,
+    else the newest catalogued); `fix`: first apply the safe renames of removed names."""
     out = out or sys.stdout
     err = err or sys.stderr
+    from jaxerr_ls.upgrades.apply import resolve_release
+
+    release, release_problem = resolve_release(jax_version)
+    if release_problem:
+        print(f"jaxerr-ls check: {release_problem}", file=err)
+        return 2
+    rules = rules_for(release)
     results: list[Checked] = []
     for path, problem in python_files(paths or ["."]):
-        results.append(Checked(path, (), problem) if problem else check_file(path))
+        if problem is None and fix:
+            from jaxerr_ls.upgrades.apply import fix_file
+
+            said = fix_file(Path(path), release)
+            if said:
+                print(f"{path}: {said}", file=err)
+        results.append(Checked(path, (), problem) if problem else check_file(path, rules))
     unreadable = [c for c in results if c.problem]
     for checked in unreadable:
         print(f"jaxerr-ls check: {checked.path}: {checked.problem}", file=err)

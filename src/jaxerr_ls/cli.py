@@ -54,6 +54,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     check.add_argument("--json", action="store_true", help="print a JSON list (see design.md)")
+    check.add_argument(
+        "--jax",
+        metavar="VERSION",
+        help="check JAX names against this release (default: the installed jax, else the newest)",
+    )
+    check.add_argument(
+        "--fix", action="store_true", help="rename removed JAX names where a drop-in exists"
+    )
 
     catalog = commands.add_parser("catalog", help="browse, check and regenerate the catalog")
     actions = catalog.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -65,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     actions.add_parser("validate", help="check every catalog file; exit 1 on problems")
     actions.add_parser("extract", help="regenerate the index from JAX's source", add_help=False)
+    actions.add_parser("extract-api", help="rebuild the API history from wheels", add_help=False)
     return parser
 
 
@@ -93,6 +102,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from jaxerr_ls.extract import main as extract_main
 
         return extract_main(args_list[2:])
+    if args_list[:2] == ["catalog", "extract-api"]:
+        from jaxerr_ls.upgrades.extract_cli import main as extract_api_main
+
+        return extract_api_main(args_list[2:])
     args = _parser().parse_args(args_list)
     if args.command == "serve":
         from jaxerr_ls.server import start
@@ -103,7 +116,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "check":
         from jaxerr_ls.check import run_check
 
-        return run_check(args.paths, args.json)
+        return run_check(args.paths, args.json, jax_version=args.jax, fix=args.fix)
     if args.command == "run":
         from jaxerr_ls.run import run_command
 
@@ -178,7 +191,8 @@ def _explain(source: str, as_json: bool, root: Path | None) -> int:
 def _catalog(args: argparse.Namespace) -> int:
     from jaxerr_ls.catalog import load_catalog
     from jaxerr_ls.catalog.validate import validate_catalog
-    from jaxerr_ls.render.terminal import render_entry
+    from jaxerr_ls.render.facts import catalog_releases
+    from jaxerr_ls.render.terminal import render_entry_page
 
     catalog = load_catalog()
     if args.action == "list":
@@ -191,8 +205,7 @@ def _catalog(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(entry.full_json(), indent=2))
         else:
-            print(entry.exception + ": " + entry.message)
-            print("\n".join(render_entry(entry, _style())))
+            print("\n".join(render_entry_page(entry, catalog_releases(catalog), _style())))
         return 0
     problems = validate_catalog(catalog)
     for problem in problems:

@@ -5,6 +5,7 @@ The result is what `jaxerr-ls explain --json` prints and what the server turns i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,18 +59,55 @@ class Explanation:
         }
 
 
+def match_exception(
+    exception: str,
+    message: str,
+    matcher: Matcher,
+    jax_version: str | None = None,
+    frame_paths: Sequence[str] = (),
+) -> Match | None:
+    """The catalog's match, refined by the API history when the message is about a JAX name
+    the user's release lacks or deprecates (see `jaxerr_ls.upgrades`). The release is the one
+    whose files the frames run in, else `jax_version`, else the installed one."""
+    match = matcher.match(exception, message)
+    from jaxerr_ls.upgrades.resolve import upgrade_match, worth_resolving
+
+    if not worth_resolving(exception, message, match):
+        return match
+    from jaxerr_ls.catalog.versions import installed_jax_version
+    from jaxerr_ls.upgrades.history import load_history
+    from jaxerr_ls.upgrades.installed import jax_version_of
+
+    version = jax_version_of(frame_paths) or jax_version or installed_jax_version()
+    return upgrade_match(exception, message, matcher.catalog, load_history(), version, match)
+
+
+def match_traceback(
+    traceback: Traceback, matcher: Matcher, jax_version: str | None = None
+) -> Match | None:
+    return match_exception(
+        traceback.exception,
+        traceback.message,
+        matcher,
+        jax_version,
+        [frame.path for frame in traceback.frames],
+    )
+
+
 def explain_traceback(
     traceback: Traceback,
     matcher: Matcher,
     workspace: Workspace | None,
     reader: LineReader = read_lines,
+    jax_version: str | None = None,
 ) -> Explanation:
     causes = tuple(
-        explain_traceback(cause, matcher, workspace, reader) for cause in traceback.causes
+        explain_traceback(cause, matcher, workspace, reader, jax_version)
+        for cause in traceback.causes
     )
     return Explanation(
         traceback=traceback,
-        match=matcher.match(traceback.exception, traceback.message),
+        match=match_traceback(traceback, matcher, jax_version),
         location=locate(traceback, workspace, reader),
         causes=causes,
     )
@@ -81,8 +119,12 @@ def explain_text(
     root: Path | None = None,
     reader: LineReader = read_lines,
     workspace: Workspace | None = None,
+    jax_version: str | None = None,
 ) -> list[Explanation]:
-    """Every traceback in `text`, explained."""
+    """Every traceback in `text`, explained (`jax_version`: the user's JAX, when known)."""
     if workspace is None and root is not None:
         workspace = Workspace(root)
-    return [explain_traceback(tb, matcher, workspace, reader) for tb in parse_tracebacks(text)]
+    return [
+        explain_traceback(tb, matcher, workspace, reader, jax_version)
+        for tb in parse_tracebacks(text)
+    ]

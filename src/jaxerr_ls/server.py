@@ -24,6 +24,7 @@ server = JaxerrServer()
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
     ls.predictions.enabled = predict.setting(params.initialization_options) is not False
+    ls.use_interpreter(params.initialization_options)
 
 
 @server.feature(types.INITIALIZED)
@@ -48,7 +49,8 @@ async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None
 
 
 async def read_settings(ls: JaxerrServer) -> None:
-    """`jaxerr.predict` from the client's workspace configuration, when it has one."""
+    """`jaxerr.predict` and `jaxerr.interpreter` from the client's workspace configuration,
+    when it has one."""
     workspace = ls.client_capabilities.workspace
     if workspace is None or not workspace.configuration:
         return
@@ -58,6 +60,8 @@ async def read_settings(ls: JaxerrServer) -> None:
     except Exception as exc:  # noqa: BLE001 - settings are optional
         log.info("no workspace configuration (%s)", exc)
         return
+    if found:
+        ls.use_interpreter(found[0])
     value = predict.setting(found[0] if found else None)
     if value is not None:
         ls.set_predicting(value)
@@ -67,6 +71,7 @@ async def read_settings(ls: JaxerrServer) -> None:
 async def configuration_changed(
     ls: JaxerrServer, params: types.DidChangeConfigurationParams
 ) -> None:
+    ls.use_interpreter(params.settings)
     value = predict.setting(params.settings)
     if value is not None:
         ls.set_predicting(value)
@@ -114,7 +119,8 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
-    return hover_result(target, api, catalog, markdown, lines, doc.position_codec)
+    release = ls.jax_release
+    return hover_result(target, api, catalog, markdown, lines, doc.position_codec, release)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

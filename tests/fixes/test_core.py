@@ -29,6 +29,7 @@ ALL_IDS = [
     "cond-to-where",
     "mask-reduce-where",
     "static-loop-bounds",
+    "api-rename",
 ]
 
 

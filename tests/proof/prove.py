@@ -16,8 +16,10 @@ from pathlib import Path
 
 from jaxerr_ls.catalog import Entry, Matcher, load_catalog
 from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.explain import match_exception
 
 RUNNER = Path(__file__).with_name("runner.py")
+ROOT = Path(__file__).resolve().parents[2]
 MARK = "@@JAXERR-PROOF@@"
 TIMEOUT = 240
 
@@ -66,7 +68,10 @@ class Proof:
                 f"`before` raised {before.exception}, not {self.entry.exception}: {before.message}"
             )
         else:
-            match = matcher.match(before.exception, before.message or "")
+            # As `explain` matches it, for the release the example is about.
+            assert self.entry.example is not None
+            version = self.entry.example.jax or None
+            match = match_exception(before.exception, before.message or "", matcher, version)
             if match is None or match.entry.id != self.entry.id:
                 got = match.entry.id if match else None
                 found.append(f"`before`'s message matched {got}, not the entry: {before.message}")
@@ -77,10 +82,29 @@ class Proof:
         return found
 
 
+def python_for(release: str) -> str:
+    """This interpreter, or a venv with the JAX release an example is about."""
+    if not release:
+        return sys.executable
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "jax-venv"), release],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=1800,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
 def prove(entries: list[Entry], workers: int = 2) -> list[Proof]:
     def one(entry: Entry) -> Proof:
         assert entry.example is not None
-        return Proof(entry, run_program(entry.example.before), run_program(entry.example.after))
+        python = python_for(entry.example.jax)
+        return Proof(
+            entry,
+            run_program(entry.example.before, python),
+            run_program(entry.example.after, python),
+        )
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, entries))

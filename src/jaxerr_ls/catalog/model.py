@@ -51,11 +51,16 @@ class Example:
     after: str
     # What a CPU can prove when the full example needs an accelerator (empty when it runs fully).
     cpu_note: str = ""
+    # The JAX release the example is about ("" = the catalog's own); `before` uses a name only
+    # older (or newer) releases have.
+    jax: str = ""
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"before": self.before, "after": self.after}
         if self.cpu_note:
             data["cpu_note"] = self.cpu_note
+        if self.jax:
+            data["jax"] = self.jax
         return data
 
 
@@ -162,7 +167,7 @@ class Catalog:
             for api in entry.apis:
                 api_lists.setdefault(api, []).append(entry)
         by_api = {
-            api: tuple(sorted(found, key=lambda e: (not e.curated, -e.frequency, e.id)))
+            api: tuple(sorted(found, key=lambda e, a=api: _api_rank(e, a)))  # type: ignore[misc]
             for api, found in api_lists.items()
         }
         return cls(
@@ -184,3 +189,18 @@ class Catalog:
     @property
     def curated(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.curated)
+
+
+def depth_of(entry: Entry, api: str) -> int:
+    """Calls between `api` and the entry's raise (0 = its own body); curated and unknown: 0."""
+    if not entry.api_depths:
+        return 0
+    try:
+        return entry.api_depths[entry.apis.index(api)]
+    except (ValueError, IndexError):
+        return 0
+
+
+def _api_rank(entry: Entry, api: str) -> tuple[int, bool, int, str]:
+    """An API's errors: what its own body raises first, then curated and most common."""
+    return (depth_of(entry, api), not entry.curated, -entry.frequency, entry.id)

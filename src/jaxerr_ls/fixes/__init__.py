@@ -14,6 +14,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from jaxerr_ls.fixes import (
+    api_rename,
     at_set,
     cond_to_where,
     dynamic_slice,
@@ -72,6 +73,7 @@ _ALL: tuple[Fix, ...] = (
     cond_to_where.FIX,
     mask_reduce_where.FIX,
     static_loop_bounds.FIX,
+    api_rename.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

@@ -45,11 +45,12 @@ def setting(options: Any) -> bool | None:
     return None
 
 
-def findings_for(source: str) -> list[Finding]:
-    """Worker-thread entry: the rules over the document's text (nothing when it does not parse)."""
-    from jaxerr_ls.rules import check_source
+def findings_for(source: str, jax_release: str | None = None) -> list[Finding]:
+    """Worker-thread entry: the rules over the document's text (nothing when it does not parse);
+    JAX names are checked against `jax_release` (None: the JAX installed beside the server)."""
+    from jaxerr_ls.rules import check_source, rules_for
 
-    return check_source(source)
+    return check_source(source, rules_for(jax_release))
 
 
 def to_diagnostic(finding: Finding, lines: Lines, codec: PositionCodec) -> types.Diagnostic:
@@ -87,6 +88,8 @@ class Predictions:
         self.revision = 0
         self._by_uri: dict[str, Predicted] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
+        # The project's JAX release (the `jaxerr.interpreter` setting), when known.
+        self.jax_release: str | None = None
 
     def get(self, uri: str) -> tuple[types.Diagnostic, ...]:
         found = self._by_uri.get(uri)
@@ -131,7 +134,8 @@ class Predictions:
             return
         version, source, lines, codec = taken
         try:
-            findings = await run(lambda: findings_for(source))
+            release = self.jax_release
+            findings = await run(lambda: findings_for(source, release))
         except Exception:  # noqa: BLE001 - a failed prediction leaves the last one shown
             log.exception("predicting %s failed", uri)
             return

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from jaxerr_ls.analysis import Model, analyze
 from jaxerr_ls.rules import (
+    api_history,
     axis_names,
     boolean_index,
     concretization,
@@ -32,7 +33,15 @@ from jaxerr_ls.rules import (
 )
 from jaxerr_ls.rules.base import Finding, Rule
 
-__all__ = ["RULES", "Finding", "Rule", "check_model", "check_source", "ignored"]
+__all__ = [
+    "RULES",
+    "Finding",
+    "Rule",
+    "check_model",
+    "check_source",
+    "ignored",
+    "rules_for",
+]
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +59,19 @@ _ALL: tuple[Rule, ...] = (
     refs.RULE,
     key_reuse.RULE,
     axis_names.RULE,
+    api_history.RULE,
 )
 
 RULES: Mapping[str, Rule] = MappingProxyType({rule.id: rule for rule in _ALL})
+
+
+def rules_for(jax_version: str | None) -> tuple[Rule, ...]:
+    """Every rule, the API-history rule checking against `jax_version` (None: installed)."""
+    return tuple(
+        api_history.RULE.for_release(jax_version) if rule is api_history.RULE else rule
+        for rule in _ALL
+    )
+
 
 _IGNORE = re.compile(r"#\s*jaxerr:\s*ignore(?:\[(?P<ids>[^\]]*)\])?")
 

@@ -1,0 +1,57 @@
+"""Sentences about a name's history, shared by explanations and predictive diagnostics."""
+
+from __future__ import annotations
+
+import re
+
+from jaxerr_ls.upgrades.history import Verdict
+
+
+def gone_since(verdict: Verdict) -> str:
+    """ "in JAX 0.6.0" / "before JAX 0.4.26": when the name stopped working."""
+    if verdict.removed_in:
+        return f"in JAX {verdict.removed_in}"
+    facts = verdict.facts
+    if facts.spans and facts.last_release:
+        return f"after JAX {facts.last_release}"
+    return f"before JAX {verdict.oldest}"
+
+
+_ADVICE = re.compile(r"\b[Uu]sed?\s+(?P<what>.+?)(?:\.(?=\s|$)|;|$)")
+
+
+def use_instead(verdict: Verdict) -> str:
+    """JAX's own advice clause ("use jax.random.permutation with independent=True")."""
+    facts = verdict.facts
+    if not facts.replacement:
+        return ""
+    found = _ADVICE.search(facts.message)
+    what = found.group("what").strip() if found else facts.replacement
+    if facts.replacement not in what.replace("jnp.", "jax.numpy.").replace("`", ""):
+        what = facts.replacement
+    return "use " + what.removesuffix(" instead").strip("` ")
+
+
+def describe(verdict: Verdict) -> str:
+    """One sentence: what the release does with the name, and what JAX says to use."""
+    facts, release = verdict.facts, verdict.release
+    kind = "module" if facts.is_module else "name"
+    instead = use_instead(verdict)
+    tail = f"; JAX says: {instead}" if instead else ""
+    if verdict.status == "removed":
+        last = f" (last in {facts.last_release})" if facts.last_release else ""
+        if not facts.spans and facts.earlier:
+            last = f" (JAX {facts.earlier} already deprecated it)"
+        return (
+            f"{facts.name} is not in JAX {release}: the {kind} was removed "
+            f"{gone_since(verdict)}{last}{tail}"
+        )
+    if verdict.status == "not-yet":
+        return (
+            f"{facts.name} is not in JAX {release}: the {kind} was added in JAX "
+            f"{verdict.added_in}; upgrade JAX to use it"
+        )
+    if verdict.status == "deprecated":
+        until = f"; removed in JAX {verdict.removed_in}" if verdict.removed_in else ""
+        return f"{facts.name} is deprecated in JAX {release}{until}{tail}"
+    return f"{facts.name} is in JAX {release}"

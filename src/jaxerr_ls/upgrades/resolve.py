@@ -1,0 +1,196 @@
+"""Explain a missing or deprecated JAX name from the API history: which release removed it and
+what JAX says to use, or which release added it. Pure: a matched message in, a richer match out.
+
+The curated entries (`removed-api`, `removed-module`, `api-not-yet-added`, `deprecated-api`) hold
+the general explanation; this module picks the one the history supports and puts the facts in
+front of it, and in the match's fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from jaxerr_ls.catalog.match import Match, short_class
+from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.upgrades.describe import describe, gone_since, use_instead
+from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
+from jaxerr_ls.upgrades.renames import rename_for
+
+REMOVED_API = "removed-api"
+REMOVED_MODULE = "removed-module"
+NOT_YET_ADDED = "api-not-yet-added"
+DEPRECATED_API = "deprecated-api"
+UPGRADE_ENTRIES = frozenset({REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API})
+
+_NO_ATTRIBUTE = re.compile(r"module '(?P<module>jax(?:\.\w+)*)' has no attribute '(?P<name>\w+)'")
+_NO_MODULE = re.compile(r"No module named '(?P<module>jax(?:\.\w+)+)'")
+_CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>jax(?:\.\w+)*)'")
+# JAX's own wording: "jax.tree_map was removed in JAX v0.6.0: use ...", "jnp.trapz is
+# deprecated; ...", "jax.random.rbg_key(seed) is deprecated", "pltpu.HOST is deprecated".
+_JAX_SAYS = re.compile(
+    r"\A(?:The )?(?P<name>(?:jax|jnp|lax|pltpu|pl)(?:\.\w+)+)(?:\(\w*\))?(?: module)?\s+"
+    r"(?:was|is|has been|were)\s+(?:removed|deprecated|moved)"
+)
+_ERRORS = ("AttributeError", "ImportError", "ModuleNotFoundError")
+_WARNINGS = ("DeprecationWarning", "FutureWarning")
+
+
+def name_in(exception: str, message: str) -> str | None:
+    """The JAX name an error or warning is about, qualified; None when it names none."""
+    cls = short_class(exception)
+    text = message.strip()
+    if cls in ("AttributeError", *_WARNINGS) or cls == "":
+        said = _JAX_SAYS.match(text)
+        if said is not None:
+            return normalise(said.group("name"))
+    if cls in ("AttributeError", ""):
+        found = _NO_ATTRIBUTE.search(text)
+        if found is not None:
+            return f"{found.group('module')}.{found.group('name')}"
+    if cls in ("ModuleNotFoundError", "ImportError", ""):
+        module = _NO_MODULE.search(text)
+        if module is not None:
+            return module.group("module")
+        imported = _CANNOT_IMPORT.search(text)
+        if imported is not None:
+            return f"{imported.group('module')}.{imported.group('name')}"
+    return None
+
+
+def _verdict(history: ApiHistory, name: str, version: str | None, warning: bool) -> Verdict | None:
+    """The first part of the dotted name the release lacks (or deprecates, for a warning)."""
+    parts = name.split(".")
+    prefixes = [".".join(parts[:k]) for k in range(2, len(parts) + 1)]
+    for release in (version, None):
+        deprecated: Verdict | None = None
+        for prefix in prefixes:
+            verdict = history.verdict(prefix, release)
+            if verdict is None:
+                break
+            if verdict.status in ("removed", "not-yet"):
+                return verdict
+            if verdict.status == "deprecated" and deprecated is None:
+                deprecated = verdict
+        if warning and deprecated is not None:
+            return deprecated
+        if version is None:
+            break
+        # The release we were told does not explain the error (it has the name): the error
+        # came from another JAX; answer from the history alone.
+    facts = history.facts(name)
+    if facts is not None and facts.spans and not facts.last_release:
+        oldest = history.verdict(name, history.oldest)
+        if oldest is not None and oldest.status == "not-yet":
+            return oldest
+    return None
+
+
+def entry_for(verdict: Verdict) -> str:
+    """The curated entry that explains this verdict."""
+    if verdict.status == "not-yet":
+        return NOT_YET_ADDED
+    if verdict.status == "deprecated":
+        return DEPRECATED_API
+    return REMOVED_MODULE if verdict.facts.is_module else REMOVED_API
+
+
+def fields_for(verdict: Verdict, version: str | None) -> dict[str, str]:
+    facts = verdict.facts
+    rename = rename_for(facts.name) if verdict.status != "not-yet" else None
+    fields = {
+        "name": facts.name,
+        "status": verdict.status,
+        "release": verdict.release,
+        "installed": version or "",
+        "added_in": verdict.added_in or facts.added_in,
+        "last_release": facts.last_release,
+        "removed_in": verdict.removed_in,
+        "deprecated_in": facts.deprecated_in,
+        "replacement": facts.replacement,
+        "jax_message": facts.message,
+        "rename_to": rename.new if rename else "",
+        "rename_safe": ("true" if rename.safe else "false") if rename else "",
+    }
+    return {key: value for key, value in fields.items() if value}
+
+
+def _specific(verdict: Verdict, version: str | None) -> tuple[str, str, list[str]]:
+    """Title, first paragraph and solutions for this name."""
+    facts = verdict.facts
+    name = facts.name
+    instead = use_instead(verdict)
+    solutions: list[str] = []
+    rename = rename_for(name) if verdict.status != "not-yet" else None
+    if verdict.status == "not-yet":
+        title = f"{name} was added in JAX {verdict.added_in}; this JAX is older"
+        wanted = verdict.added_in
+        solutions.append(f"Upgrade JAX to {wanted} or newer (`pip install -U 'jax>={wanted}'`).")
+        solutions.append(
+            f"Or write the code for the JAX you have: JAX {verdict.release} has no {name}."
+        )
+    elif verdict.status == "deprecated":
+        title = f"{name} is deprecated" + (f"; {instead}" if instead else "")
+    else:
+        title = f"{name} was removed {gone_since(verdict)}" + (f"; {instead}" if instead else "")
+    if instead:
+        solutions.insert(0, f"JAX's advice: {instead}.")
+    if rename is not None:
+        kind = "a drop-in rename" if rename.safe else "not a drop-in"
+        solutions.insert(
+            1 if instead else 0,
+            f"`{name}` → `{rename.new}` is {kind}: {rename.why}"
+            + (" (quick fix: api-rename)." if rename.safe else "."),
+        )
+    if verdict.status == "removed" and facts.last_release:
+        solutions.append(f"Or pin JAX to {facts.last_release} or older until the code is updated.")
+    said = f' JAX\'s message: "{facts.message}"' if facts.message else ""
+    yours = f" (the JAX that raised it: {version})" if version else ""
+    first = describe(verdict) + "." + yours + said
+    return title, first, solutions
+
+
+def upgrade_match(
+    exception: str,
+    message: str,
+    catalog: Catalog,
+    history: ApiHistory,
+    version: str | None,
+    current: Match | None,
+) -> Match | None:
+    """The match to show: `current` unless the message is about a JAX name the history knows
+    (a curated entry that is not one of ours, e.g. `lax-pvary-removed`, keeps precedence)."""
+    if current is not None and current.entry.curated and current.entry.id not in UPGRADE_ENTRIES:
+        return current
+    fallback = None if current is not None and current.entry.id in UPGRADE_ENTRIES else current
+    name = name_in(exception, message)
+    if name is None:
+        return fallback
+    warning = short_class(exception) in _WARNINGS
+    verdict = _verdict(history, name, version, warning)
+    if verdict is None:
+        return fallback
+    entry = catalog.get(entry_for(verdict))
+    if entry is None:
+        return fallback
+    title, first, solutions = _specific(verdict, version)
+    shown = replace(
+        entry,
+        title=title,
+        meaning=first + "\n\n" + entry.meaning.strip(),
+        solutions=(*solutions, *entry.solutions),
+    )
+    return Match(shown, fields_for(verdict, version), 100)
+
+
+def is_upgrade_entry(entry: Entry) -> bool:
+    return entry.id in UPGRADE_ENTRIES
+
+
+def worth_resolving(exception: str, message: str, current: Match | None) -> bool:
+    """Cheap test first: only messages about a JAX name go to the history."""
+    if current is not None and current.entry.id in UPGRADE_ENTRIES:
+        return True  # only the history may confirm (or drop) one of ours
+    if current is not None and current.entry.curated:
+        return False
+    return name_in(exception, message) is not None

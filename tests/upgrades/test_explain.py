@@ -1,0 +1,135 @@
+"""Real tracebacks (saved by scripts/upgrade-tracebacks from JAX 0.10.2 and 0.4.38) explained
+with the release that removed or added the name and what JAX says to use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.explain import Explanation, explain_text
+from jaxerr_ls.render.terminal import render_explanations
+
+TRACEBACKS = Path(__file__).with_name("tracebacks")
+MATCHER = Matcher(load_catalog())
+
+# program -> (entry, status, removed_in or added_in, replacement JAX names)
+EXPECTED = {
+    "old_tree_structure": ("removed-api", "removed", "0.6.0", "jax.tree.structure"),
+    "old_tree_unflatten": ("removed-api", "removed", "0.6.0", "jax.tree.unflatten"),
+    "old_in1d": ("removed-api", "removed", "", "jax.numpy.isin"),
+    "old_row_stack": ("removed-api", "removed", "", "jax.numpy.vstack"),
+    "old_trapz": ("removed-api", "removed", "", "jax.numpy.trapezoid"),
+    "old_random_shuffle": ("removed-api", "removed", "0.4.31", "jax.random.permutation"),
+    "old_fix": ("removed-api", "removed", "0.10.0", "jax.numpy.trunc"),
+    "old_maps_module": ("removed-module", "removed", "0.4.31", "jax.experimental.shard_map"),
+    "old_host_callback": ("removed-module", "removed", "0.8.0", ""),
+    "new_shard_map": ("api-not-yet-added", "not-yet", "0.6.1", ""),
+    "new_ref": ("api-not-yet-added", "not-yet", "0.7.2", ""),
+    "new_partition_spec_alias": ("api-not-yet-added", "not-yet", "0.7.0", ""),
+    "deprecated_tree_map": ("deprecated-api", "deprecated", "0.6.0", "jax.tree.map"),
+}
+
+
+def _saved() -> list[Path]:
+    return sorted(TRACEBACKS.glob("*@*.txt"))
+
+
+def _explain(path: Path, version: str | None) -> Explanation:
+    explanations = explain_text(path.read_text(encoding="utf-8"), MATCHER, jax_version=version)
+    assert explanations, f"no traceback parsed from {path.name}"
+    return explanations[-1]
+
+
+def _traceback(line: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/user/program.py", line 3, in <module>\n'
+        "    y = f(x)\n" + line + "\n"
+    )
+
+
+def test_every_program_has_a_saved_traceback() -> None:
+    assert {p.name.split("@")[0] for p in _saved()} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("path", _saved(), ids=lambda p: p.stem)
+def test_saved_traceback_is_explained_with_release_and_replacement(path: Path) -> None:
+    program, version = path.stem.split("@")
+    entry, status, release, replacement = EXPECTED[program]
+    explanation = _explain(path, version)
+    assert explanation.match is not None
+    fields = explanation.match.fields
+    assert (explanation.match.entry.id, fields["status"], fields["release"]) == (
+        entry,
+        status,
+        version,
+    )
+    key = "added_in" if status == "not-yet" else "removed_in"
+    assert fields.get(key, "") == release
+    assert fields.get("replacement", "") == replacement
+    text = render_explanations([explanation])
+    if replacement:
+        assert replacement in text
+    if release:
+        assert f"JAX {release}" in text
+    # The JSON object `explain --json` prints carries the same facts.
+    data = explanation.to_json()
+    assert data["entry"]["id"] == entry and data["fields"]["status"] == status
+
+
+def test_new_name_without_a_known_release_still_says_when_it_was_added() -> None:
+    # Text alone, no frames to read a version from, and a current JAX installed: the history
+    # says shard_map is in the newest release, so the user's JAX must be older than 0.6.1.
+    [explanation] = explain_text(
+        _traceback("AttributeError: module 'jax' has no attribute 'shard_map'"),
+        MATCHER,
+        jax_version="0.10.2",
+    )
+    assert explanation.match is not None
+    assert explanation.match.entry.id == "api-not-yet-added"
+    assert explanation.match.fields["added_in"] == "0.6.1"
+
+
+def test_jax_own_stub_message_is_explained_too() -> None:
+    [explanation] = explain_text(
+        _traceback(
+            "AttributeError: jax.tree_map was removed in JAX v0.6.0: use jax.tree.map (jax "
+            "v0.4.25 or newer) or jax.tree_util.tree_map (any JAX version)."
+        ),
+        MATCHER,
+        jax_version="0.7.0",
+    )
+    assert explanation.match is not None
+    assert explanation.match.entry.id == "removed-api"
+    assert explanation.match.fields["rename_to"] == "jax.tree.map"
+    assert explanation.match.fields["rename_safe"] == "true"
+
+
+def test_a_specific_curated_entry_keeps_precedence() -> None:
+    message = (
+        "AttributeError: jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; "
+        "use `jax.lax.pcast(..., to='varying')"
+    )
+    [explanation] = explain_text(_traceback(message), MATCHER, jax_version="0.10.2")
+    assert explanation.match is not None and explanation.match.entry.id == "lax-pvary-removed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AttributeError: module 'numpy' has no attribute 'row_stack'",
+        "ModuleNotFoundError: No module named 'flax'",
+        "AttributeError: module 'jax' has no attribute 'tree_mapp'",
+    ],
+)
+def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None:
+    [explanation] = explain_text(_traceback(text), MATCHER, jax_version="0.10.2")
+    match = explanation.match
+    assert match is None or match.entry.id not in {
+        "removed-api",
+        "removed-module",
+        "api-not-yet-added",
+        "deprecated-api",
+    }

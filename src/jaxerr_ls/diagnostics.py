@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.tracebacks.cells import Cell
 from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_pseudo, is_user_frame
 from jaxerr_ls.tracebacks.model import Frame
 
@@ -122,7 +123,13 @@ def items_for(
         location = explanation.location
         if location is None or not location.in_workspace:
             continue
-        lines = reader(Path(location.path)) or []
+        if location.cell is not None:
+            cell = _open_cell(workspace, location.path, location.cell)
+            if cell is None:  # a saved notebook nobody has open: no document to put it on
+                continue
+            uri, lines = cell.uri, cell.lines
+        else:
+            uri, lines = to_uri(location.path), reader(Path(location.path)) or []
         number = location.line - 1
         text = lines[number] if 0 <= number < len(lines) else ""
         frame = next(
@@ -132,7 +139,7 @@ def items_for(
         match = explanation.match
         out.append(
             Item(
-                uri=to_uri(location.path),
+                uri=uri,
                 span=span_of(text, frame.source if frame else "", number),
                 text=text.strip(),
                 message=_message(explanation),
@@ -150,6 +157,14 @@ def items_for(
             )
         )
     return tuple(out)
+
+
+def _open_cell(workspace: Workspace, path: str, index: int) -> Cell | None:
+    for notebook in workspace.open_notebooks:
+        if notebook.path == path and 0 <= index < len(notebook.cells):
+            cell = notebook.cells[index]
+            return cell if cell.uri else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -181,6 +196,10 @@ class Store:
     def replace_origin(self, origin: str, items: Iterable[Item]) -> Store:
         """A newer traceback from the same origin replaces what that origin said before."""
         return self._with([*(i for i in self.items if i.origin != origin), *items])
+
+    def without(self, uris: set[str]) -> Store:
+        """Without the items on these URIs (cells of a notebook that closed)."""
+        return self._with(i for i in self.items if i.uri not in uris)
 
     def clear(self) -> Store:
         return self._with(())

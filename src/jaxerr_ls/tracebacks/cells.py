@@ -32,6 +32,7 @@ class Cell:
     source: str
     execution_count: int | None = None
     code: bool = True
+    uri: str = ""  # the cell's document URI when an editor has the notebook open
 
     @property
     def lines(self) -> list[str]:

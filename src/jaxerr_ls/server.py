@@ -167,7 +167,9 @@ async def explain_traceback(ls: JaxerrServer, *args: Any) -> list[dict[str, Any]
         raise TypeError(
             "expected [text] or [{'text': str, 'root': str | None, 'cell': str | None}]"
         )
-    return await ls.explain(text, root, COMMAND_ORIGIN, cell)
+    return await ls.explain(
+        text, root, notebooks.origin(ls.workspace, cell) or COMMAND_ORIGIN, cell
+    )
 
 
 @server.command("jaxerr.clearDiagnostics")

@@ -515,6 +515,136 @@ def test_run_file_squiggle_quick_fix_and_terminal_capture(
     print(step)
 
 
+NOTEBOOK = REPO / "tests" / "notebooks" / "data" / "immutable_set.ipynb"
+
+
+def cell_squiggles(page: Any) -> list[tuple[str, str]]:
+    """(text of the squiggled cell, text of the squiggled line) for each error squiggle shown in
+    a notebook's cell editors, read from the screen."""
+    return [
+        tuple(x)
+        for x in page.evaluate("""() => [...document.querySelectorAll(
+            '.notebook-editor .monaco-editor .squiggly-error')].map(sq => {
+            const editor = sq.closest('.monaco-editor');
+            const lines = [...editor.querySelectorAll('.view-line')]
+                .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+            const top = sq.getBoundingClientRect().top;
+            const line = lines.find(e => Math.abs(e.getBoundingClientRect().top - top) < 4);
+            const text = e => e.textContent.replace(/\\u00a0/g, ' ');
+            return [lines.map(text).join('\\n'), line ? text(line) : ''];
+        })""")
+    ]
+
+
+def test_notebook_saved_error_output_squiggle_hover_and_quick_fix(
+    page: Any, workspace: Path
+) -> None:
+    """A notebook whose saved output is a real JAX error (executed by a kernel, see
+    scripts/make_notebooks.py), opened with VS Code's built-in ipynb support (no Jupyter
+    extension, no kernel): the failing line of the right cell is squiggled, its hover explains
+    the error, and the quick fix rewrites the cell."""
+    step = Steps(page, "notebook")
+    target = workspace / "nb_set.ipynb"
+    shutil.copy(NOTEBOOK, target)
+    page.mouse.move(5, 5)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input")
+    page.keyboard.type("nb_set.ipynb")
+    page.locator(".quick-input-list .monaco-list-row", has_text="nb_set.ipynb").first.wait_for()
+    page.keyboard.press("Enter")
+    page.locator(".notebook-editor .view-lines", has_text="x[0] = 1.0").first.wait_for(
+        timeout=60_000
+    )
+    step("notebook open")
+    try:
+        page.locator(".notebook-editor .squiggly-error").first.wait_for(timeout=120_000)
+    except sync_api.TimeoutError:
+        step.shot("no-squiggle")
+        pytest.fail(f"no squiggle in the notebook from its saved error output\n{step}")
+    squiggles = cell_squiggles(page)
+    step(f"squiggled: {squiggles}")
+    step.shot("squiggle")
+    assert squiggles == [("x = jnp.zeros(3)\nx[0] = 1.0\nx", "x[0] = 1.0")], squiggles
+
+    box = page.locator(".notebook-editor .squiggly-error").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    hover = page.locator(".monaco-hover:not(.hidden)", has_text="TypeError")
+    hover.first.wait_for(timeout=30_000)
+    page.wait_for_timeout(300)  # let the hover finish rendering before reading it
+    hover_text = normalize(hover.first.inner_text())
+    step(f"hover: {hover_text[:300]}")
+    step.shot("hover")
+    assert "JAX arrays are immutable" in hover_text, hover_text
+    assert "immutable-array-item-assignment" in hover_text, hover_text
+
+    # outputs change (no kernel here to run a cell): cleared, the squiggle goes; the saved
+    # notebook rewritten on disk with its error output, VS Code reloads it and it returns
+    page.mouse.move(5, 5)
+    page.keyboard.press("Escape")
+    run_command(page, "Notebook: Clear All Outputs")
+    page.locator(".notebook-editor .squiggly-error").first.wait_for(
+        state="detached", timeout=60_000
+    )
+    step("outputs cleared: squiggle gone")
+    page.keyboard.press("Control+S")
+    deadline = time.monotonic() + 30
+    while "outputs" in target.read_text() and '"error"' in target.read_text():
+        assert time.monotonic() < deadline, "the cleared notebook was not saved"
+        time.sleep(0.2)
+    shutil.copy(NOTEBOOK, target)
+    page.locator(".notebook-editor .squiggly-error").first.wait_for(timeout=60_000)
+    assert cell_squiggles(page) == squiggles
+    step("outputs back: squiggle back")
+    box = page.locator(".notebook-editor .squiggly-error").first.bounding_box()
+
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.press("Escape")
+    title = "Use x.at[i].set(v)"
+    menu = page.locator(".action-widget")
+    for _ in range(3):  # the first Ctrl+. can land before the cell editor has focus
+        page.keyboard.press("Control+.")
+        try:
+            menu.locator(".monaco-list-row", has_text=title).first.wait_for(timeout=20_000)
+            break
+        except sync_api.TimeoutError:
+            page.keyboard.press("Escape")
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
+    step(f"quick fixes: {items}")
+    step.shot("quick-fix-menu")
+    assert any(title in item for item in items), items
+    for _ in range(len(items) + 1):
+        focused = menu.locator(".monaco-list-row.focused")
+        if focused.count() and title in focused.first.inner_text():
+            break
+        page.keyboard.press("ArrowDown")
+    else:
+        pytest.fail(f"could not select {title!r} in {items}")
+    page.keyboard.press("Enter")
+    page.locator(".notebook-editor .view-lines", has_text="x = x.at[0].set(1.0)").first.wait_for(
+        timeout=30_000
+    )
+    page.keyboard.press("Control+S")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        cells = json.loads(target.read_text())["cells"]
+        if "".join(cells[1]["source"]) == "x = jnp.zeros(3)\nx = x.at[0].set(1.0)\nx":
+            break
+        time.sleep(0.2)
+    step("fix applied and saved")
+    step.shot("fixed")
+    saved_cells = json.loads(target.read_text())["cells"]
+    assert "".join(saved_cells[1]["source"]) == "x = jnp.zeros(3)\nx = x.at[0].set(1.0)\nx"
+    assert "".join(saved_cells[0]["source"]) == "import jax\nimport jax.numpy as jnp"
+    # the fixed line is no longer the printed one: its squiggle goes
+    page.locator(".notebook-editor .squiggly-error").first.wait_for(
+        state="detached", timeout=30_000
+    )
+    page.keyboard.press("Control+W")
+    print(step)
+
+
 def test_missing_server_and_missing_python_are_explained(
     page: Any, workspace: Path, tmp_path: Path
 ) -> None:

@@ -226,3 +226,28 @@ async def test_quick_fix_and_hover_in_a_cell(client: LanguageClient) -> None:
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "`jax.numpy.zeros`" in hover.contents.value
     close_notebook(client, path, uris)
+
+
+async def test_each_notebook_speaks_for_itself(client: LanguageClient) -> None:
+    """With a cell hint, a notebook's outputs replace only what that notebook said before."""
+    profile = client.profile  # type: ignore[attr-defined]
+    first, first_uris = open_notebook(client, "immutable_set", f"own_a_{profile}")
+    second, second_uris = open_notebook(client, "tracer_bool", f"own_b_{profile}")
+    await clear(client)
+
+    async def send(text: str, cell: str) -> None:
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(
+                command="jaxerr.explainTraceback", arguments=[{"text": text, "cell": cell}]
+            )
+        )
+
+    await send(saved("immutable_set").errors[0].text, first_uris[1])
+    await send(saved("tracer_bool").errors[0].text, second_uris[3])
+    assert len(await wait_diagnostics(client, first_uris[1])) == 1
+    assert len(await wait_diagnostics(client, second_uris[2])) == 1
+    await send("", first_uris[1])  # the first notebook's outputs were cleared
+    assert await wait_diagnostics(client, first_uris[1], count=0) == []
+    assert len(await current_diagnostics(client, second_uris[2])) == 1
+    close_notebook(client, first, first_uris)
+    close_notebook(client, second, second_uris)

@@ -61,6 +61,16 @@ def open_notebooks(workspace: LspWorkspace, first_cell: str | None = None) -> tu
     return tuple(out)
 
 
+def origin(workspace: LspWorkspace, cell: str | None) -> str | None:
+    """Tracebacks sent with a cell hint speak for that cell's notebook: a newer one replaces
+    what the notebook's outputs said before, and leaves files', terminals' and other notebooks'
+    diagnostics alone (an editor sends each notebook's error outputs as they change)."""
+    if cell is None:
+        return None
+    notebook = workspace.get_notebook_document(cell_uri=cell)
+    return f"notebook:{notebook.uri}" if notebook is not None else None
+
+
 def import_scope(workspace: LspWorkspace, cell_uri: str) -> tuple[str, int | None, str] | None:
     """(key, version, text) of every code cell of the cell's notebook, for the names imported in
     any cell (`import jax.numpy as jnp` in the first cell serves a hover in the fifth); None

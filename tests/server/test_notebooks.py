@@ -166,6 +166,11 @@ async def test_closing_the_notebook_drops_its_diagnostics(client: LanguageClient
     await explain(client, error.text)
     (diagnostic,) = await wait_diagnostics(client, uris[2])
     assert diagnostic.code == "tracer-bool-conversion" and diagnostic.range.start.line == 2
+    # the call in the next cell (`clip_positive(y)`, In[3] line 2) is related information
+    related = [
+        (r.location.uri, r.location.range.start.line) for r in diagnostic.related_information or []
+    ]
+    assert related == [(uris[3], 1)]
     close_notebook(client, path, uris)
     assert await wait_diagnostics(client, uris[2], count=0) == []
 

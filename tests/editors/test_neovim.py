@@ -132,6 +132,8 @@ def nvim_env(tmp_path: Path) -> dict[str, str]:
         textwrap.dedent(f"""\
         vim.g.loaded_python3_provider = 0
         vim.opt.runtimepath:prepend({json.dumps(str(REPO / "editors" / "neovim"))})
+        -- these tests are about tracebacks: no predicted (before-it-runs) warnings beside them
+        vim.lsp.config('jaxerr_ls', {{ init_options = {{ predict = false }} }})
         vim.lsp.enable('jaxerr_ls')
         """)
     )

@@ -32,7 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     _server_options(serve)
 
     explain = commands.add_parser("explain", help="explain the tracebacks in a text")
-    explain.add_argument("file", nargs="?", default="-", help="a file, or - for stdin (default)")
+    explain.add_argument(
+        "file", nargs="?", default="-", help="a file, a .ipynb notebook, or - for stdin (default)"
+    )
     explain.add_argument("--json", action="store_true", help="print JSON (see design.md)")
     explain.add_argument("--root", type=Path, help="workspace root to locate files in")
 
@@ -177,10 +179,21 @@ def _explain(source: str, as_json: bool, root: Path | None) -> int:
         print(f"jaxerr-ls explain: --root {root} is not a directory", file=sys.stderr)
         return 2
     from jaxerr_ls.catalog import Matcher, load_catalog
-    from jaxerr_ls.explain import explain_text
+    from jaxerr_ls.explain import explain_notebook, explain_text
     from jaxerr_ls.render.terminal import render_explanations
+    from jaxerr_ls.tracebacks.ipynb import parse_notebook
 
-    explanations = explain_text(text, Matcher(load_catalog()), root=root or Path.cwd())
+    matcher = Matcher(load_catalog())
+    notebook = (
+        parse_notebook(text, str(Path(source).resolve())) if source.endswith(".ipynb") else None
+    )
+    if source.endswith(".ipynb") and notebook is None:
+        print(f"jaxerr-ls explain: {source} is not a notebook (nbformat 4 JSON)", file=sys.stderr)
+        return 2
+    if notebook is not None:
+        explanations = explain_notebook(notebook, matcher, root)
+    else:
+        explanations = explain_text(text, matcher, root=root or Path.cwd())
     if as_json:
         print(json.dumps({"tracebacks": [e.to_json() for e in explanations]}, indent=2))
     else:

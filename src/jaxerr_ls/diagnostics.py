@@ -13,7 +13,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_pseudo, is_user_frame
+from jaxerr_ls.tracebacks.cells import Cell, find_cell
+from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_cell, is_pseudo, is_user_frame
 from jaxerr_ls.tracebacks.model import Frame
 
 if TYPE_CHECKING:  # the catalog is imported only once a traceback arrives
@@ -90,17 +91,31 @@ def _message(explanation: Explanation) -> str:
 
 def _related(
     frames: Iterable[Frame],
-    skip: tuple[str, int],
+    skip: tuple[str, int, int | None],  # where the diagnostic itself is (path, line, cell)
     workspace: Workspace,
     reader: LineReader,
     to_uri: Callable[[str], str],
 ) -> tuple[Related, ...]:
     out: list[Related] = []
     for frame in frames:
+        if is_cell(frame.path):  # a caller in another cell of an open notebook
+            place = find_cell(workspace.open_notebooks, frame.path, frame.line, frame.source)
+            cell = _open_cell(workspace, place.notebook.path, place.cell) if place else None
+            if (
+                place is None
+                or cell is None
+                or (place.notebook.path, place.line, place.cell) == skip
+            ):
+                continue
+            lines = cell.lines
+            text = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
+            where = f"in {frame.function}" if frame.function else "called from here"
+            out.append(Related(cell.uri, span_of(text, frame.source, place.line - 1), where))
+            continue
         if not is_user_frame(frame) or is_pseudo(frame.path):
             continue
         path = workspace.resolve(frame.path)
-        if path is None or (str(path), frame.line) == skip:
+        if path is None or (str(path), frame.line, None) == skip:
             continue
         lines = reader(path) or []
         text = lines[frame.line - 1] if 0 < frame.line <= len(lines) else ""
@@ -122,7 +137,13 @@ def items_for(
         location = explanation.location
         if location is None or not location.in_workspace:
             continue
-        lines = reader(Path(location.path)) or []
+        if location.cell is not None:
+            cell = _open_cell(workspace, location.path, location.cell)
+            if cell is None:  # a saved notebook nobody has open: no document to put it on
+                continue
+            uri, lines = cell.uri, cell.lines
+        else:
+            uri, lines = to_uri(location.path), reader(Path(location.path)) or []
         number = location.line - 1
         text = lines[number] if 0 <= number < len(lines) else ""
         frame = next(
@@ -132,7 +153,7 @@ def items_for(
         match = explanation.match
         out.append(
             Item(
-                uri=to_uri(location.path),
+                uri=uri,
                 span=span_of(text, frame.source if frame else "", number),
                 text=text.strip(),
                 message=_message(explanation),
@@ -142,7 +163,7 @@ def items_for(
                 fields=MappingProxyType(dict(match.fields)) if match else MappingProxyType({}),
                 related=_related(
                     reversed(explanation.traceback.frames),
-                    (location.path, location.line),
+                    (location.path, location.line, location.cell),
                     workspace,
                     reader,
                     to_uri,
@@ -150,6 +171,14 @@ def items_for(
             )
         )
     return tuple(out)
+
+
+def _open_cell(workspace: Workspace, path: str, index: int) -> Cell | None:
+    for notebook in workspace.open_notebooks:
+        if notebook.path == path and 0 <= index < len(notebook.cells):
+            cell = notebook.cells[index]
+            return cell if cell.uri else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -181,6 +210,10 @@ class Store:
     def replace_origin(self, origin: str, items: Iterable[Item]) -> Store:
         """A newer traceback from the same origin replaces what that origin said before."""
         return self._with([*(i for i in self.items if i.origin != origin), *items])
+
+    def without(self, uris: set[str]) -> Store:
+        """Without the items on these URIs (cells of a notebook that closed)."""
+        return self._with(i for i in self.items if i.uri not in uris)
 
     def clear(self) -> Store:
         return self._with(())

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
+from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
 from jaxerr_ls.tracebacks.locate import (
     LineReader,
     Location,
@@ -127,4 +128,19 @@ def explain_text(
     return [
         explain_traceback(tb, matcher, workspace, reader, jax_version)
         for tb in parse_tracebacks(text)
+    ]
+
+
+def explain_notebook(
+    notebook: ParsedNotebook,
+    matcher: Matcher,
+    root: Path | None = None,
+) -> list[Explanation]:
+    """Every error output saved in the notebook, explained; its cells are searched first, then
+    the root's other notebooks and files."""
+    workspace = Workspace(root or Path(notebook.notebook.path).parent, (notebook.notebook,))
+    return [
+        explanation
+        for error in notebook.errors
+        for explanation in explain_text(error.text, matcher, workspace=workspace)
     ]

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp import actions, predict
+from jaxerr_ls.lsp import actions, notebooks, predict
 from jaxerr_ls.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
 from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
@@ -104,7 +104,8 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     doc = ls.workspace.get_text_document(params.text_document.uri)
     lines, where = doc.lines, doc.position_from_client_units(params.position)
     catalog = await ls.catalog()
-    bindings = ls.bindings(doc.uri, doc.version, doc.source)
+    scope = notebooks.import_scope(ls.workspace, doc.uri) or (doc.uri, doc.version, doc.source)
+    bindings = ls.bindings(*scope)
     target = fast_target(lines, where.line, where.character, bindings, catalog.by_api)
     if target is None:
         return None
@@ -131,6 +132,20 @@ def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> N
         return
     lines = ls.workspace.get_text_document(params.text_document.uri).lines
     edited = ls.store.edited(uri, to_changes(params.content_changes), lines)
+    if edited is not ls.store:
+        ls.set_store(edited)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def notebook_changed(ls: JaxerrServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    edited = notebooks.edited(ls.store, ls.workspace, params.change)
+    if edited is not ls.store:
+        ls.set_store(edited)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def notebook_closed(ls: JaxerrServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    edited = notebooks.dropped(ls.store, {cell.uri for cell in params.cell_text_documents})
     if edited is not ls.store:
         ls.set_store(edited)
 
@@ -197,12 +212,16 @@ async def explain_traceback(ls: JaxerrServer, *args: Any) -> list[dict[str, Any]
         raise ValueError("jaxerr.explainTraceback needs the traceback text")
     first = args[0]
     if isinstance(first, dict):
-        text, root = first.get("text"), first.get("root")
+        text, root, cell = first.get("text"), first.get("root"), first.get("cell")
     else:
-        text, root = first, None
-    if not isinstance(text, str) or not (root is None or isinstance(root, str)):
-        raise TypeError("expected [text] or [{'text': str, 'root': str | None}]")
-    return await ls.explain(text, root, COMMAND_ORIGIN)
+        text, root, cell = first, None, None
+    if not isinstance(text, str) or not all(v is None or isinstance(v, str) for v in (root, cell)):
+        raise TypeError(
+            "expected [text] or [{'text': str, 'root': str | None, 'cell': str | None}]"
+        )
+    return await ls.explain(
+        text, root, notebooks.origin(ls.workspace, cell) or COMMAND_ORIGIN, cell
+    )
 
 
 @server.command("jaxerr.clearDiagnostics")

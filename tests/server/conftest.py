@@ -52,13 +52,22 @@ async def initialize(client: LanguageClient, profile: str, root: Path) -> None:
     client.registrations = registrations  # type: ignore[attr-defined]
     client.root = root  # type: ignore[attr-defined]
     client.profile = profile  # type: ignore[attr-defined]
-    await client.initialize_session(
+    capabilities = client_capabilities(profile)
+    if profile == "visual-studio-code":
+        # What vscode-languageclient 9 declares (the captured profile predates notebook sync).
+        capabilities.notebook_document = types.NotebookDocumentClientCapabilities(
+            synchronization=types.NotebookDocumentSyncClientCapabilities(
+                dynamic_registration=True, execution_summary_support=True
+            )
+        )
+    result = await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(profile),
+            capabilities=capabilities,
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
         )
     )
+    client.server_capabilities = result.capabilities  # type: ignore[attr-defined]
 
 
 @pytest_lsp.fixture(config=CONFIG, params=PROFILES, scope="session")

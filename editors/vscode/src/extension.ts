@@ -1,6 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { onPythonInterpreterChanged } from './interpreter';
+import { NotebookErrors } from './notebook';
 import { ServerManager } from './server';
 import { TerminalCapture } from './terminal';
 
@@ -9,7 +10,7 @@ interface Explained {
   exception?: string;
   message?: string;
   entry?: { id?: string; title?: string } | null;
-  location?: { path?: string; line?: number; in_workspace?: boolean } | null;
+  location?: { path?: string; cell?: number; line?: number; in_workspace?: boolean } | null;
 }
 
 const SERVER_EXPLAIN = 'jaxerr.explainTraceback';
@@ -61,12 +62,17 @@ async function explain(
   }
   const last = result[result.length - 1] as Explained;
   const loc = last.location;
-  const where = loc?.path && loc.line ? ` at ${path.basename(loc.path)}:${loc.line}` : '';
+  const inCell = loc?.cell !== undefined ? `, cell ${(loc?.cell ?? 0) + 1}, line ` : ':';
+  const where = loc?.path && loc.line ? ` at ${path.basename(loc.path)}${inCell}${loc.line}` : '';
   const what = `${last.exception ?? 'Error'}: ${firstLine(last.message)}`.slice(0, 200);
   const title = last.entry?.title ? ` (${last.entry.title})` : '';
   const buttons = loc?.path && loc.line ? ['Go to Line'] : [];
   const pick = await vscode.window.showInformationMessage(`JAX Errors: ${what}${title}${where}`, ...buttons);
-  if (pick && loc?.path && loc.line) {
+  if (pick && loc?.path && loc.line && loc.cell !== undefined) {
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(loc.path));
+    const cell = new vscode.NotebookRange(loc.cell, loc.cell + 1);
+    await vscode.window.showNotebookDocument(notebook, { selections: [cell] });
+  } else if (pick && loc?.path && loc.line) {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(loc.path));
     const pos = new vscode.Position(Math.max(0, loc.line - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos) });
@@ -177,6 +183,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(pyWatch);
   }
   await m.start();
+  // after the start: the client has told the server about the open notebooks by then
+  context.subscriptions.push(
+    new NotebookErrors(
+      async (text, cell, notebook) => {
+        await m.executeCommand(SERVER_EXPLAIN, [{ text, root: workspaceRoot(notebook.uri) ?? null, cell }]);
+      },
+      (msg) => output.info(msg),
+    ),
+  );
 }
 
 export async function deactivate(): Promise<void> {

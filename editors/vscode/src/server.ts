@@ -119,6 +119,8 @@ export class ServerManager implements vscode.Disposable {
       documentSelector: [
         { scheme: 'file', language: 'python' },
         { scheme: 'untitled', language: 'python' },
+        // cells of Jupyter notebooks (synced as notebooks: the server declares notebookDocumentSync)
+        { scheme: 'vscode-notebook-cell', language: 'python' },
       ],
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,

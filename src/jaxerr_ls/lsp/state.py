@@ -13,6 +13,7 @@ from collections.abc import Coroutine, Hashable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -20,7 +21,7 @@ from pygls.uris import to_fs_path
 
 from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
-from jaxerr_ls.lsp import actions, predict, preload
+from jaxerr_ls.lsp import actions, notebooks, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
@@ -54,7 +55,9 @@ def log_catalog(future: Future[Catalog]) -> None:
 
 class JaxerrServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("jaxerr-ls", __version__, max_workers=4)
+        super().__init__(
+            "jaxerr-ls", __version__, max_workers=4, notebook_document_sync=notebooks.SYNC
+        )
         self.store = Store()
         self._matcher: Matcher | None = None
         self._matcher_lock = threading.Lock()
@@ -136,6 +139,10 @@ class JaxerrServer(LanguageServer):
         return out
 
     def lines_of(self, uri: str) -> Lines:
+        cell = self.workspace.text_documents.get(unquote(uri))  # pygls keys are unquoted
+        if cell is not None:
+            found: Lines = cell.lines
+            return found
         for open_uri, doc in self.workspace.text_documents.items():
             if open_uri == uri or norm_uri(open_uri) == uri:
                 lines: Lines = doc.lines
@@ -156,12 +163,16 @@ class JaxerrServer(LanguageServer):
         folders = self.folders()
         return next((f for f in folders if str(f) in text), folders[0] if folders else None)
 
-    async def explain(self, text: str, root: str | None, origin: str) -> list[dict[str, Any]]:
-        """Explain the text, replace the origin's diagnostics, return `explain --json` objects."""
+    async def explain(
+        self, text: str, root: str | None, origin: str, cell: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Explain the text, replace the origin's diagnostics, return `explain --json` objects.
+        `cell`: the URI of the notebook cell that printed the text, when the client knows it."""
         number = self._latest.get(origin, 0) + 1
         self._latest[origin] = number
         where = self._root_for(text, root)
         sources = self.open_sources()
+        opened = notebooks.open_notebooks(self.workspace, cell)
 
         def reader(path: Path) -> list[str] | None:
             source = sources.get(str(path.resolve()))
@@ -170,7 +181,7 @@ class JaxerrServer(LanguageServer):
         def work() -> tuple[list[dict[str, Any]], Any]:
             from jaxerr_ls.explain import explain_text
 
-            workspace = Workspace(where or Path.cwd())
+            workspace = Workspace(where or Path.cwd(), opened)
             explanations = explain_text(
                 text,
                 self.matcher(),

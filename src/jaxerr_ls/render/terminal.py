@@ -151,6 +151,8 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
     location = explanation.location
     if location is not None:
         where = f"{location.path}:{location.line}"
+        if location.cell is not None:  # cells are counted from 1 in what people read
+            where = f"{location.path}, cell {location.cell + 1}, line {location.line}"
         frame = next((f for f in reversed(tb.frames) if f.line == location.line and f.source), None)
         name = f" in {frame.function}" if frame is not None and frame.function else ""
         out += ["", "  " + style.bold("at ") + style.cyan(where) + name]

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from jaxerr_ls.tracebacks.cells import Notebook, find_cell
 from jaxerr_ls.tracebacks.dialects.common import short_class
 from jaxerr_ls.tracebacks.jax import BEFORE_TRANSFORMATION
 from jaxerr_ls.tracebacks.model import Frame, Traceback
@@ -35,7 +36,10 @@ CELL = re.compile(
     r"|(?:^|[/\\])(?:ipykernel_\d+[/\\]\d+\.py|ipython-input-[\w-]+\.py)$"
 )
 # "... while tracing the function f at /path/x.py:12 for jit", "created on line /path/x.py:12".
-MESSAGE_LOCATION = re.compile(r"(?:\bat|\bline) (?P<path>[^\s:()]+\.py):(?P<line>\d+)")
+MESSAGE_LOCATION = re.compile(
+    r"(?:\bfunction (?P<function>[\w.<>]+) at|\bat|\bline) "
+    r"(?P<path>[^\s:()]+\.py|<ipython-input-[^>]*>):(?P<line>\d+)"
+)
 SKIPPED_DIRS = frozenset(
     {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".tox", "build", "dist"}
 )
@@ -45,11 +49,16 @@ MAX_FILES = 50_000
 @dataclass(frozen=True)
 class Location:
     path: str  # absolute workspace path when found, else as printed
-    line: int  # 1-based
+    line: int  # 1-based (in the cell when `cell` is set)
     in_workspace: bool
+    cell: int | None = None  # 0-based cell index when `path` is a notebook
 
     def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "in_workspace": self.in_workspace}
+        out: dict[str, object] = {"path": self.path}
+        if self.cell is not None:
+            out["cell"] = self.cell
+        out.update(line=self.line, in_workspace=self.in_workspace)
+        return out
 
 
 def _slashed(path: str) -> str:
@@ -85,10 +94,33 @@ def is_user_frame(frame: Frame) -> bool:
 
 @dataclass
 class Workspace:
-    """A workspace root and a lazily built index of its Python files by name."""
+    """A workspace root and a lazily built index of its Python files by name; its notebooks
+    (`open_notebooks`, e.g. those open in the editor, first and in place of their saved files)."""
 
     root: Path
+    open_notebooks: tuple[Notebook, ...] = ()
     _by_name: dict[str, list[Path]] | None = field(default=None, repr=False)
+    _notebooks: tuple[Notebook, ...] | None = field(default=None, repr=False)
+
+    def notebooks(self) -> tuple[Notebook, ...]:
+        """Open notebooks, then the workspace's saved `.ipynb` files (read on first use)."""
+        if self._notebooks is None:
+            from jaxerr_ls.tracebacks.ipynb import read_notebook
+
+            opened = {notebook.path for notebook in self.open_notebooks}
+            saved: list[Notebook] = []
+            for path in self._all_files():
+                if path.suffix.lower() == ".ipynb" and str(path.resolve()) not in opened:
+                    parsed = read_notebook(path)
+                    if parsed is not None:
+                        saved.append(parsed.notebook)
+            self._notebooks = (*self.open_notebooks, *saved)
+        return self._notebooks
+
+    def _all_files(self) -> list[Path]:
+        self.files_named("")
+        assert self._by_name is not None
+        return [path for paths in self._by_name.values() for path in paths]
 
     def files_named(self, name: str) -> list[Path]:
         if self._by_name is None:
@@ -200,16 +232,33 @@ def locate(
         deepest = next((f for f in reversed(frames) if is_user_frame(f)), None)
         if deepest is None:
             continue
+        if is_cell(deepest.path):
+            return _place_cell(deepest, workspace)  # None: explained, not located
         if is_pseudo(deepest.path):
-            return None  # a notebook cell or `<stdin>`: explained, not located
+            return None  # `<stdin>`: explained, not located
         # When the file changed and the printed line is gone, the location is dropped.
         return _place(deepest.path, deepest.line, deepest.source, workspace, reader)
     for match in MESSAGE_LOCATION.finditer(traceback.message):
-        if is_user_path(match.group("path")):
+        if is_cell(match.group("path")):
+            named = Frame(match.group("path"), int(match.group("line")))
+            found = _place_cell(named, workspace, match.group("function") or "")
+            if found is not None:
+                return found
+        elif is_user_path(match.group("path")):
             found = _place(match.group("path"), int(match.group("line")), "", workspace, reader)
             if found is not None:
                 return found
     return None
+
+
+def _place_cell(frame: Frame, workspace: Workspace | None, function: str = "") -> Location | None:
+    """The cell that ran the frame; `function` is the one JAX names as traced at its first line."""
+    if workspace is None:
+        return None
+    place = find_cell(workspace.notebooks(), frame.path, frame.line, frame.source, function)
+    if place is None:
+        return None
+    return Location(place.notebook.path, place.line, True, cell=place.cell)
 
 
 def _place(

@@ -84,7 +84,11 @@ def render_entry(entry: Entry, style: Style = Style(), *, full: bool = True) -> 
 def render_explanation(explanation: Explanation, style: Style = Style()) -> list[str]:
     tb = explanation.traceback
     first, *rest = tb.message.split("\n") if tb.message else [""]
-    out = [style.red(tb.exception) + (f": {first}" if first else "")]
+    exception = tb.exception
+    if not exception and explanation.match is not None:
+        # A message pasted without its class: the class is the entry's.
+        exception = f"{explanation.match.entry.exception} (class not in the text)"
+    out = [style.red(exception) + (f": {first}" if first else "")]
     out += [line for line in rest[:6]]
     if len(rest) > 6:
         out.append(style.dim(f"... ({len(rest) - 6} more lines)"))

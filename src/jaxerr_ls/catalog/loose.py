@@ -31,12 +31,12 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     return _fuzzy(matcher, text.split("\n", 1)[0])
 
 
-def _unambiguous(hits: list[tuple[tuple[int, int, int, int], Match]]) -> Match | None:
+def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:
     hits.sort(key=lambda hit: hit[0], reverse=True)
     best_key, best = hits[0]
     best_class = short_class(best.entry.exception)
     for key, other in hits[1:]:
-        if key[:2] != best_key[:2]:
+        if key[:4] != best_key[:4]:
             break  # ranked lower on what the text shows: not a tie
         if short_class(other.entry.exception) != best_class:
             return None

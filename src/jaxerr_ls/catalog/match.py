@@ -38,6 +38,7 @@ class Template:
     longest: str  # normalised longest literal piece
     literal_len: int
     message: str = ""  # the template text (the entry's message or one of its older wordings)
+    current: bool = True  # the entry's own message, not an older wording
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ def _build(entry: Entry, message: str | None = None) -> Template | None:
         longest=max(normalised, key=len),
         literal_len=literal_len,
         message=message,
+        current=message == entry.message,
     )
 
 
@@ -120,6 +122,9 @@ class Matcher:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        # Entries the newest catalogued release still raises rank above entries of older
+        # releases only, when both match (the same error reworded or moved in JAX's source).
+        self._newest = catalog.jax_version
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
@@ -165,25 +170,38 @@ class Matcher:
             self._regexes[template.regex_source] = regex
         return regex
 
-    def hits(self, message: str) -> list[tuple[tuple[int, int, int, int], Match]]:
+    def live(self, entry: Entry) -> bool:
+        """The newest catalogued release raises it (or its releases are not recorded)."""
+        return not entry.versions or not self._newest or self._newest in entry.versions
+
+    def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
         """Every entry whose pattern or template matches the message, whatever its class, with
-        its rank (pattern hit, literal specificity, curated, without patterns): for text whose
-        class was not copied (`jaxerr_ls.catalog.loose`)."""
+        its rank (pattern hit, current wording, newest release, literal specificity, curated,
+        without patterns):
+        for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
         text = message[:MAX_MESSAGE]
-        found_hits: list[tuple[tuple[int, int, int, int], Match]] = []
+        found_hits: list[tuple[tuple[int, ...], Match]] = []
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is not None:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
-                found_hits.append(((1, specificity, entry.curated, 0), Match(entry, fields, 100)))
+                key = (1, 1, 1, specificity, entry.curated, 0)
+                found_hits.append((key, Match(entry, fields, 100)))
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
             if found is not None:
                 fields = dict(
                     zip(template.names, (g.strip() for g in found.groups()), strict=False)
                 )
-                key = (0, template.literal_len, template.entry.curated, not template.entry.patterns)
+                key = (
+                    0,
+                    template.current,
+                    self.live(template.entry),
+                    template.literal_len,
+                    template.entry.curated,
+                    not template.entry.patterns,
+                )
                 found_hits.append((key, Match(template.entry, fields, 100)))
         return found_hits
 
@@ -194,14 +212,15 @@ class Matcher:
         cls = short_class(exception)
         # Ranking: same class, pattern hit, literal specificity, curated, then entries without
         # patterns (a sub-case entry whose patterns missed should not win on a shared template).
-        best: tuple[tuple[int, int, int, int, int], Match] | None = None
+        # An entry's own (newest) wording ranks above older wordings that other entries share.
+        best: tuple[tuple[int, ...], Match] | None = None
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is None:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated, 0)
+            key = (short_class(entry.exception) == cls, 1, 1, 1, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -213,6 +232,8 @@ class Matcher:
             key = (
                 short_class(template.entry.exception) == cls,
                 0,
+                template.current,
+                self.live(template.entry),
                 template.literal_len,
                 template.entry.curated,
                 not template.entry.patterns,

@@ -139,8 +139,9 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
     return out
 
 
-def exception_fragment(lines: list[str]) -> Traceback | None:
-    """The last line naming an exception, and the lines after it as the rest of its message."""
+def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
+    """The last line naming an exception, and the lines after it as the rest of its message;
+    with the index of that line."""
     for index in range(len(lines) - 1, -1, -1):
         found = _EXCEPTION.search(lines[index])
         if found is None:
@@ -152,7 +153,7 @@ def exception_fragment(lines: list[str]) -> Traceback | None:
         message = [(found.group("msg") or "").removeprefix(" "), *lines[index + 1 :]]
         while len(message) > 1 and not message[-1].strip():
             message.pop()
-        return Traceback(found.group("cls"), "\n".join(message).strip("\n"))
+        return Traceback(found.group("cls"), "\n".join(message).strip("\n")), index
     return None
 
 

@@ -55,7 +55,7 @@ def paste_tracebacks(text: str) -> list[Traceback]:
 
 def paste_readings(text: str) -> list[Traceback]:
     """Readings of a paste that holds no whole traceback, most likely first: the last exception
-    line with what follows it, then the whole text as a message without its class
+    line with what follows it, and the whole text as a message without its class
     (`exception == ""`, for the catalog to confirm)."""
     try:
         found, lines = _unwrapped(text)
@@ -67,7 +67,13 @@ def paste_readings(text: str) -> list[Traceback]:
     if error is not None:
         return [clean(error)]
     lines = fragments.rejoin_wrapped(lines)
-    readings = [fragments.exception_fragment(lines), fragments.message_fragment(lines)]
+    exception = fragments.exception_fragment(lines)
+    message = fragments.message_fragment(lines)
+    readings = [exception[0] if exception else None, message]
+    if exception is not None and any(line.strip() for line in lines[: exception[1]]):
+        # Text before the exception line: a message that quotes an inner error ("The error
+        # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
+        readings.reverse()
     return [clean(reading) for reading in readings if reading is not None]
 
 

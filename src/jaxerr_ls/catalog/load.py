@@ -43,6 +43,8 @@ KNOWN_FIELDS = frozenset(
         "docs",
         "patterns",
         "frequency",
+        "wordings",
+        "min_jax",
     }
 )
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
@@ -139,6 +141,37 @@ def _check_template(message: str) -> None:
         raise EntryError("message", str(exc)) from None
 
 
+_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def _version(value: object, key: str) -> str:
+    if not isinstance(value, str) or not _VERSION.match(value):
+        raise EntryError(key, f'must be a JAX release such as "0.4.38", not {value!r}')
+    return value
+
+
+def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
+    """`wordings = [{message = "...", versions = ["0.4.38", ...]}]`: older releases' text."""
+    raw = data.get("wordings", [])
+    if not isinstance(raw, list):
+        raise EntryError("wordings", "must be a list of {message, versions} tables")
+    found: list[Wording] = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) - {"message", "versions"}:
+            raise EntryError("wordings", "each must be a table with 'message' and 'versions'")
+        message, versions = item.get("message"), item.get("versions", [])
+        if not isinstance(message, str) or not message.strip():
+            raise EntryError("wordings", "'message' must be a non-empty template")
+        try:
+            _check_template(message)
+        except EntryError as exc:
+            raise EntryError("wordings", str(exc).split(": ", 1)[-1]) from None
+        if not isinstance(versions, list) or not versions:
+            raise EntryError("wordings", "'versions' must list the releases that print it")
+        found.append(Wording(message, tuple(_version(v, "wordings") for v in versions)))
+    return tuple(found)
+
+
 def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "") -> Entry:
     """Build an entry from parsed TOML/JSON, validating every field."""
     unknown = sorted(set(data) - KNOWN_FIELDS)
@@ -176,6 +209,8 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         docs=_string(data, "docs"),
         patterns=patterns,
         frequency=frequency,
+        wordings=_curated_wordings(data),
+        min_jax=_version(data["min_jax"], "min_jax") if "min_jax" in data else "",
     )
 
 

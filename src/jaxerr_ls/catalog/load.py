@@ -10,10 +10,10 @@ import gzip
 import json
 import re
 import sys
-from sys import intern
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal
 
 from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint

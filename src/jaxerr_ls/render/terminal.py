@@ -13,6 +13,7 @@ from jaxerr_ls.render.facts import (
     depth_words,
     installed_lines,
     release_ranges,
+    release_span,
     source_link,
     when_raised,
 )
@@ -173,6 +174,13 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
             out += ["", "  From the message: " + values]
         if not entry.curated:
             out += ["", style.dim(f"  Raised in JAX at {_sites(entry)}.")]
+        if entry.versions:
+            line = f"  Raised by JAX {release_span(entry.versions)}"
+            if entry.wordings:
+                line += "; worded differently in " + ", ".join(
+                    release_span(w.versions) for w in entry.wordings
+                )
+            out += [style.dim(line + ".")]
     for cause in explanation.causes:
         out += ["", style.dim("  Caused by an earlier exception:")]
         out += ["    " + line for line in render_explanation(cause, style)]

@@ -21,9 +21,23 @@ from jaxerr_ls.lsp.watch import GLOB
 server = JaxerrServer()
 
 
+@server.feature(types.INITIALIZE)
+def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
+    ls.use_interpreter(params.initialization_options)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def configuration_changed(
+    ls: JaxerrServer, params: types.DidChangeConfigurationParams
+) -> None:
+    ls.use_interpreter(params.settings)
+    await ls.ask_configuration()
+
+
 @server.feature(types.INITIALIZED)
 async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
     ls.catalog_future()
+    ls.background(ls.ask_configuration())
     watched = ls.client_capabilities.workspace
     files = watched.did_change_watched_files if watched else None
     if files is not None and files.dynamic_registration:
@@ -71,7 +85,8 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
-    return hover_result(target, api, catalog, markdown, lines, doc.position_codec)
+    release = ls.jax_release
+    return hover_result(target, api, catalog, markdown, lines, doc.position_codec, release)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

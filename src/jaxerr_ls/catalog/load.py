@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal
 
 from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
@@ -352,7 +353,7 @@ def _generated_entry(raw: object, version: str, decode: _Releases | None = None)
             return None
         built.append(
             Site(
-                site["file"],
+                intern(site["file"]),
                 site["line"],
                 site["function"],
                 site.get("jax", version),
@@ -365,7 +366,9 @@ def _generated_entry(raw: object, version: str, decode: _Releases | None = None)
         message=message,
         title=title or message.split("\n", 1)[0][:80],
         curated=False,
-        apis=tuple(apis),
+        # Interned: the same API names recur across entries, and the pickled cache then stores
+        # each once (smaller, faster to load at every server start).
+        apis=tuple(intern(api) for api in apis),
         raised_at=tuple(built),
         versions=versions,
         wordings=tuple(wordings),
@@ -411,6 +414,13 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
     return merged + rest
 
 
+_NAMED = re.compile(r"\{[^{}]*\}")
+
+
+def _shape(template: str) -> str:
+    return " ".join(_NAMED.sub("{}", template).split())
+
+
 def _fold(entry: Entry, found: list[Entry]) -> Entry:
     from dataclasses import replace
 
@@ -428,20 +438,16 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
     )
     # Every wording the generated entries know, the curated message's own releases excepted.
     wordings: dict[str, set[str]] = {w.message: set(w.versions) for w in entry.wordings}
-    own: set[str] = set()
+    shape = _shape(entry.message)
     for other in found:
         for text, used in (
             (other.message, other.versions),
             *((w.message, w.versions) for w in other.wordings),
         ):
-            if text == entry.message:
-                own.update(used)
-            else:
+            if _shape(text) != shape:  # not the curated message with other placeholder names
                 wordings.setdefault(text, set()).update(used)
     extra = tuple(
-        Wording(text, tuple(sorted(used - own, key=version_key)))
-        for text, used in wordings.items()
-        if used - own or not used
+        Wording(text, tuple(sorted(used, key=version_key))) for text, used in wordings.items()
     )
     return replace(
         entry,

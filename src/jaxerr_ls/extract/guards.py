@@ -28,7 +28,9 @@ def raise_guards(tree: ast.Module) -> dict[int, str]:
             elif isinstance(node, ast.If):
                 todo.append((node.body, (*guards, (node.test, False))))
                 if node.orelse:
-                    elif_ = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
+                    # `elif` and `else: if` parse alike; an `elif` starts in the column of its `if`.
+                    first = node.orelse[0]
+                    elif_ = isinstance(first, ast.If) and first.col_offset == node.col_offset
                     # An `elif` states its own test; a plain `else` is the negated test.
                     todo.append((node.orelse, guards if elif_ else (*guards, (node.test, True))))
             else:

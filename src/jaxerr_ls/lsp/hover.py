@@ -62,7 +62,10 @@ def hover_result(
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
+    release: str | None = None,
 ) -> types.Hover | None:
+    from jaxerr_ls.render.facts import catalog_releases
+
     entries = catalog.for_api(api)
     if not entries:
         return None
@@ -72,6 +75,9 @@ def hover_result(
         ServerTextPosition(target.line, target.name.end),
     )
     return types.Hover(
-        contents=types.MarkupContent(kind=kind, value=render_api_hover(api, entries, markdown)),
+        contents=types.MarkupContent(
+            kind=kind,
+            value=render_api_hover(api, entries, markdown, release, catalog_releases(catalog)),
+        ),
         range=codec.range_to_client_units(lines, word),
     )

@@ -20,7 +20,7 @@ from pygls.uris import to_fs_path
 
 from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
-from jaxerr_ls.lsp import actions, preload
+from jaxerr_ls.lsp import actions, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
@@ -64,6 +64,7 @@ class JaxerrServer(LanguageServer):
         self._poller: asyncio.Task[None] | None = None
         self._scanning = asyncio.Lock()
         self._actions: dict[Hashable, asyncio.Future[list[types.CodeAction]]] = {}
+        self.predictions = predict.Predictions()
         # The JAX release of the project's interpreter (`jaxerr.interpreter`), when known.
         self.interpreter: str | None = None
         self.jax_release: str | None = None
@@ -210,7 +211,44 @@ class JaxerrServer(LanguageServer):
 
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         codec = self.workspace.position_codec
-        return [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+        traceback = [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+        return predict.merge(traceback, self.predictions.get(uri))
+
+    # -- predicted diagnostics (rules over the open document's text) --
+    def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:
+        """Recompute the document's predicted diagnostics after a pause in typing."""
+        uri = norm_uri(client_uri)
+
+        def snapshot() -> tuple[int | None, str, Lines, Any] | None:
+            if client_uri not in self.workspace.text_documents:
+                return None
+            doc = self.workspace.get_text_document(client_uri)
+            return doc.version, doc.source, doc.lines, doc.position_codec
+
+        def run(job: Any) -> asyncio.Future[Any]:
+            return asyncio.get_running_loop().run_in_executor(self.thread_pool, job)
+
+        self.predictions.schedule(uri, snapshot, run, lambda u: self.sync(frozenset({u})), delay)
+
+    def forget_prediction(self, client_uri: str) -> None:
+        uri = norm_uri(client_uri)
+        if self.predictions.forget(uri):
+            self.sync(frozenset({uri}))
+
+    def set_predicting(self, enabled: bool) -> None:
+        """Turn predictions on or off (the `jaxerr.predict` setting) for every open document."""
+        if enabled == self.predictions.enabled:
+            return
+        self.predictions.enabled = enabled
+        self.predictions.revision += 1
+        uris = list(self.workspace.text_documents)
+        if enabled:
+            for uri in uris:
+                self.predict(uri, 0.0)
+        else:
+            for uri in uris:
+                self.predictions.forget(norm_uri(uri))
+            self.sync(frozenset(norm_uri(u) for u in uris))
 
     # -- code actions: computed once per (document version, cursor, context), in a thread --
     async def code_actions(self, request: actions.Request, key: Hashable) -> list[types.CodeAction]:

@@ -3,8 +3,10 @@
     .venv/bin/python bench/parse_bench.py [--runs N]
 
 Latency (median of N runs) of parse + match for a typical JAX traceback and a 1,000-frame one, and
-throughput of parsing (and parse + match) over the captured corpus. Prints a table and writes
-bench/results/parse.json.
+throughput of parsing (and parse + match) over the captured corpus of every release (0.10.2, 0.4.38
+and 0.6.2, every printed form and the short pastes made from them), matched as `explain` does
+(message in any release's wording, any class when none was copied, raise sites). Prints a table
+and writes bench/results/parse.json.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.tracebacks import parse_tracebacks
+from jaxerr_ls.explain import match_traceback
+from jaxerr_ls.tracebacks import parse_paste, parse_tracebacks
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "out"
+RELEASE_CORPORA = sorted(CORPUS.parent.glob("out-*"))
 RESULTS = ROOT / "bench" / "results" / "parse.json"
 
 
@@ -53,8 +57,8 @@ def median_ms(work: Callable[[], object], runs: int) -> float:
 
 def parse_and_match(text: str, matcher: Matcher) -> int:
     count = 0
-    for tb in parse_tracebacks(text):
-        matcher.match(tb.exception, tb.message)
+    for tb in parse_paste(text):
+        match_traceback(tb, matcher)
         count += 1
     return count
 
@@ -69,11 +73,12 @@ def main() -> int:
 
     typical = (CORPUS / "tracer_bool.plain.txt").read_text(encoding="utf-8")
     deep = deep_traceback()
-    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.txt"))]
+    paths = [p for folder in (CORPUS, *RELEASE_CORPORA) for p in sorted(folder.glob("*.txt"))]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
     size_mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
 
     def parse_corpus() -> int:
-        return sum(len(parse_tracebacks(t)) for t in texts)
+        return sum(len(parse_paste(t)) for t in texts)
 
     def explain_corpus() -> int:
         return sum(parse_and_match(t, matcher) for t in texts)

@@ -13,6 +13,13 @@ run on another machine and tests locate them by path suffix, as they would for a
 
 Writes tests/corpus/out/<program>.<form>.txt and tests/corpus/manifest.json. Run it again after
 upgrading JAX; the tests then check the parser against the new output.
+
+Older releases: run it with that release's python and `--release`, which writes
+tests/corpus/out-<release>/ and tests/corpus/manifest-<release>.json and keeps every output that
+reports an error, also when the program fails differently there (the manifest records what each
+program printed):
+
+    $(JAXERR_JAX_VENVS=/work/venvs bash scripts/jax-venv 0.4.38) scripts/make_corpus.py --release
 """
 
 from __future__ import annotations
@@ -112,6 +119,12 @@ for program, mode, out in jobs:
             trim(exc, program, set())
             traceback.print_exception(exc)
             sys.stderr.flush()
+            if mode == "auto":
+                # What a user copies short of the traceback: the exception as the hook prints it.
+                only = "".join(traceback.format_exception_only(exc))
+                side = {"name": type(exc).__name__, "message": str(exc), "only": only}
+                with open(out + ".exception.json", "w", encoding="utf-8") as handle:
+                    json.dump(side, handle)
             os._exit(1)
         os._exit(0)
     os.waitpid(pid, 0)
@@ -124,6 +137,9 @@ _PYTEST_END = re.compile(r"^={3,} ", re.MULTILINE)
 
 
 _HEADER = re.compile(r"^# (expect|message): (.+)$")
+# `# message: (none)`: the exception has no message (a bare `assert` inside JAX); the output is
+# recognised by its exception line instead.
+NO_MESSAGE = "(none)"
 _USER_LINE = "# user-line"
 
 
@@ -139,6 +155,17 @@ def read_expectations(program: Path) -> dict[str, object]:
     if "expect" not in found or "message" not in found or "line" not in found:
         raise SystemExit(f"{program.name}: needs '# expect:', '# message:' and '# user-line'")
     return found
+
+
+def _reported(expectation: dict[str, object], text: str) -> bool:
+    """The output reports the program's error (its message, or its bare exception line)."""
+    if expectation["message"] == NO_MESSAGE:
+        name = str(expectation["expect"]).rsplit(".", 1)[-1]
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+        # IPython prints `AssertionError: ` for an empty message.
+        found = re.search(rf"^(?:E +)?(?:[\w.]+\.)?{name}:?\s*$", plain, re.MULTILINE)
+        return found is not None
+    return str(expectation["message"]) in text
 
 
 def _prepare(program: Path) -> Path:
@@ -180,7 +207,9 @@ def run_python(form: Form, programs: list[Path]) -> dict[str, str]:
     jobs = [[str(p), form.option, str(OUT / f"{p.stem}.{form.name}.txt")] for p in programs]
     _run([sys.executable, "-c", _FORKER], json.dumps(jobs))
     return {
-        p.stem: (OUT / f"{p.stem}.{form.name}.txt").read_text(encoding="utf-8") for p in programs
+        p.stem: (OUT / f"{p.stem}.{form.name}.txt").read_text(encoding="utf-8")
+        for p in programs
+        if (OUT / f"{p.stem}.{form.name}.txt").exists()
     }
 
 
@@ -232,6 +261,72 @@ def run_pytest(form: Form, programs: list[Path]) -> dict[str, str]:
 
 RUNNERS = {"python": run_python, "ipython": run_ipython, "pytest": run_pytest}
 
+# Forms derived from the real outputs above, as users copy them (never typed by hand):
+# name -> (description, located).
+SHORT_FORMS = {
+    "last_line": ("the exception line alone, as Python printed it", False),
+    "message": ("the message alone, without its class (str(exc))", False),
+    "vscode_json": (
+        "VS Code's copy of a notebook error: JSON {name, message, stack}, the stack being the "
+        "IPython traceback with its colours",
+        True,
+    ),
+    "json_log": ("the plain traceback as one JSON log record (escaped)", True),
+}
+_PROMPT = re.compile(r"^(?:\x1b\[[0-9;]*m)*In \[\d+\]: ")
+
+
+def _notebook_stack(colour: Path) -> str:
+    """What a notebook's error output holds: IPython's coloured traceback from its rule line
+    on, without the terminal's `In [n]:` prompts."""
+    lines = colour.read_text(encoding="utf-8").split("\n")
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines]
+    start = next((n for n, line in enumerate(plain) if "(most recent call last)" in line), 0)
+    if start > 0 and "-----" in plain[start - 1]:
+        start -= 1
+    # A line that held only a prompt is the terminal's, not the output's.
+    kept = [
+        _PROMPT.sub("", line)
+        for line in lines[start:]
+        if not _PROMPT.match(line) or _PROMPT.sub("", line).strip()
+    ]
+    return "\n".join(kept).rstrip("\n")
+
+
+def write_short_forms(stem: str) -> list[str]:
+    """The short forms of one program from its plain and IPython outputs."""
+    side = OUT / f"{stem}.plain.txt.exception.json"
+    plain = OUT / f"{stem}.plain.txt"
+    colour = OUT / f"{stem}.ipython_color.txt"
+    written: list[str] = []
+    if not side.exists():
+        return written
+    exc = json.loads(side.read_text(encoding="utf-8"))
+    side.unlink()
+    if not plain.exists():
+        return written
+    forms = {
+        # The exception's own line (a SyntaxError prints its location lines first).
+        "last_line": next(
+            (line for line in exc["only"].split("\n") if line and not line[0].isspace()), ""
+        )
+        + "\n",
+        "json_log": json.dumps(
+            {"level": "ERROR", "logger": "train", "message": plain.read_text(encoding="utf-8")}
+        )
+        + "\n",
+    }
+    if exc["message"].strip():
+        forms["message"] = exc["message"] + "\n"
+    if colour.exists():
+        forms["vscode_json"] = json.dumps(
+            {"name": exc["name"], "message": exc["message"], "stack": _notebook_stack(colour)}
+        )
+    for form, text in forms.items():
+        (OUT / f"{stem}.{form}.txt").write_text(text, encoding="utf-8")
+        written.append(f"{stem}.{form}")
+    return written
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -239,7 +334,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--forms", nargs="*", help="forms to rebuild")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--manifest-only", action="store_true", help="only rewrite the manifest")
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help="an older JAX: write out-<version>/ and manifest-<version>.json, keep every report",
+    )
     args = parser.parse_args(argv)
+    global OUT, MANIFEST
+    if args.release:
+        import jax
+
+        OUT = OUT.with_name(f"out-{jax.__version__}")
+        MANIFEST = MANIFEST.with_name(f"manifest-{jax.__version__}.json")
     programs = sorted(PROGRAMS.glob("*.py"))
     expectations = {p.stem: read_expectations(p) for p in programs}
     chosen = [p for p in programs if not args.only or p.stem in args.only]
@@ -255,14 +361,21 @@ def main(argv: list[str] | None = None) -> int:
         report = []
         for target in targets:
             text = outputs.get(target.stem, "")
-            if str(expectations[target.stem]["message"]) not in text:
+            if args.release and _reports_error(text):
+                # An older release may word the error differently or fail another way: keep it,
+                # the manifest says what it printed.
+                (OUT / f"{target.stem}.{form.name}.txt").write_text(text, encoding="utf-8")
+                same = _reported(expectations[target.stem], text)
+                report.append(f"{'ok  ' if same else 'DIFF'} {target.stem}.{form.name}")
+                continue
+            if not _reported(expectations[target.stem], text):
                 # No report of the error in this form (IPython %run prints no ExceptionGroup,
                 # a SyntaxError typed as cells never ends): nothing to test, nothing kept.
                 report.append(f"none {target.stem}.{form.name} ({len(text)} chars)")
                 (OUT / f"{target.stem}.{form.name}.txt").unlink(missing_ok=True)
                 continue
             (OUT / f"{target.stem}.{form.name}.txt").write_text(text, encoding="utf-8")
-            ok = str(expectations[target.stem]["message"]) in text
+            ok = _reported(expectations[target.stem], text)
             report.append(
                 f"{'ok  ' if ok else 'MISS'} {target.stem}.{form.name} ({len(text)} chars)"
             )
@@ -271,6 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for lines in pool.map(job, forms):
             print("\n".join(lines), flush=True)
+    for target in targets:
+        # Only where the plain form kept a report (write_short_forms checks it exists).
+        print("\n".join(f"ok   {name}" for name in write_short_forms(target.stem)))
 
     import jax  # the version the corpus was made with
 
@@ -278,7 +394,10 @@ def main(argv: list[str] | None = None) -> int:
         "jax": jax.__version__,
         "python": sys.version.split()[0],
         "run_dir": str(RUN_DIR),
-        "forms": {f.name: {"describe": f.describe, "located": f.located} for f in FORMS},
+        "forms": {
+            **{f.name: {"describe": f.describe, "located": f.located} for f in FORMS},
+            **{name: {"describe": d, "located": loc} for name, (d, loc) in SHORT_FORMS.items()},
+        },
         "programs": {
             stem: {
                 "exception": exp["expect"],
@@ -290,8 +409,29 @@ def main(argv: list[str] | None = None) -> int:
             for stem, exp in sorted(expectations.items())
         },
     }
+    if args.release:
+        manifest["printed"] = {
+            stem: _last_exception_line(OUT / f"{stem}.plain.txt") for stem in sorted(expectations)
+        }
     MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Group|Interrupt)\b.*$")
+
+
+def _reports_error(text: str) -> bool:
+    # pytest puts `E   ` before it: search, do not anchor.
+    return re.search(r"\b[A-Za-z_][\w.]*(?:Error|Exception)\b", text) is not None
+
+
+def _last_exception_line(path: Path) -> str | None:
+    """The last exception line a plain run printed (what a reader of the manifest checks)."""
+    if not path.exists():
+        return None
+    found = [line for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in found if _EXCEPTION_LINE.match(line)]
+    return lines[-1][:300] if lines else None
 
 
 if __name__ == "__main__":

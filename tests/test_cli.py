@@ -157,3 +157,20 @@ def test_catalog_validate_passes_on_shipped_catalog() -> None:
 def test_version() -> None:
     done = jaxerr("--version")
     assert done.returncode == 0 and done.stdout.startswith("jaxerr-ls ")
+
+
+def test_catalog_show_a_generated_entry_is_a_page() -> None:
+    """jnp.arange's own check: the page says when, where (pinned), which APIs, which releases."""
+    catalog = json.loads(jaxerr("catalog", "list", "--json").stdout)
+    (entry,) = [e for e in catalog if e["message"].startswith("jax.numpy.arange: arguments must")]
+    data = json.loads(jaxerr("catalog", "show", entry["id"], "--json").stdout)
+    assert data["condition"] == "val is not None and np.ndim(val) != 0"
+    assert data["apis"][0] == "jax.numpy.arange" and data["api_depths"][0] <= 1
+    assert "0.4.26" in data["versions"] and "0.10.2" in data["versions"]
+    page = jaxerr("catalog", "show", entry["id"]).stdout
+    assert "raised when `val is not None and np.ndim(val) != 0` in `_arange`" in page
+    site = data["raised_at"][0]
+    assert f"https://github.com/jax-ml/jax/blob/jax-v0.10.2/{site['file']}#L{site['line']}" in page
+    assert "APIs that raise it, most direct first" in page and "jax.numpy.arange" in page
+    assert "raised by 0.4.26–0.10.2 (33 releases)" in page
+    assert len(page.splitlines()) >= 10

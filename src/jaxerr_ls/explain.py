@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
+from jaxerr_ls.catalog.loose import match_any_class
+from jaxerr_ls.catalog.sites import match_raise_site
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
+from jaxerr_ls.tracebacks.jax import is_wrapper
 from jaxerr_ls.tracebacks.locate import (
     LineReader,
     Location,
@@ -20,6 +23,7 @@ from jaxerr_ls.tracebacks.locate import (
     locate,
     read_lines,
 )
+from jaxerr_ls.tracebacks.parse import paste_readings, paste_tracebacks
 
 
 @dataclass(frozen=True)
@@ -83,18 +87,6 @@ def match_exception(
     return upgrade_match(exception, message, matcher.catalog, load_history(), version, match)
 
 
-def match_traceback(
-    traceback: Traceback, matcher: Matcher, jax_version: str | None = None
-) -> Match | None:
-    return match_exception(
-        traceback.exception,
-        traceback.message,
-        matcher,
-        jax_version,
-        [frame.path for frame in traceback.frames],
-    )
-
-
 def explain_traceback(
     traceback: Traceback,
     matcher: Matcher,
@@ -114,6 +106,30 @@ def explain_traceback(
     )
 
 
+def match_traceback(
+    traceback: Traceback, matcher: Matcher, jax_version: str | None = None
+) -> Match | None:
+    """By the message (of any class when none was copied; refined by the API history), else by
+    where JAX raised it."""
+    if not traceback.exception:
+        return match_any_class(matcher, traceback.message)
+    found = match_exception(
+        traceback.exception,
+        traceback.message,
+        matcher,
+        jax_version,
+        [frame.path for frame in traceback.frames],
+    )
+    if found is not None:
+        return found
+    # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
+    for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
+        found = match_raise_site(matcher, traceback.exception, frames)
+        if found is not None:
+            return found
+    return None
+
+
 def explain_text(
     text: str,
     matcher: Matcher,
@@ -122,13 +138,33 @@ def explain_text(
     workspace: Workspace | None = None,
     jax_version: str | None = None,
 ) -> list[Explanation]:
-    """Every traceback in `text`, explained (`jax_version`: the user's JAX, when known)."""
+    """Every traceback in `text`, explained; short of a traceback, what the pasted text says (a
+    message without its class only when it matches one entry unambiguously)."""
     if workspace is None and root is not None:
         workspace = Workspace(root)
-    return [
+    found = parse_tracebacks(text) or paste_tracebacks(text)
+    if found:
+        return [explain_traceback(tb, matcher, workspace, reader, jax_version) for tb in found]
+    return explain_paste(text, matcher, workspace, reader, jax_version)
+
+
+def explain_paste(
+    text: str,
+    matcher: Matcher,
+    workspace: Workspace | None = None,
+    reader: LineReader = read_lines,
+    jax_version: str | None = None,
+) -> list[Explanation]:
+    """Text short of a traceback: the first reading that reaches an entry; else the exception
+    line as read, unmatched; a message without its class is only reported when it matched."""
+    readings = [
         explain_traceback(tb, matcher, workspace, reader, jax_version)
-        for tb in parse_tracebacks(text)
+        for tb in paste_readings(text)
     ]
+    for reading in readings:
+        if reading.match is not None:
+            return [reading]
+    return [reading for reading in readings[:1] if reading.traceback.exception]
 
 
 def explain_notebook(

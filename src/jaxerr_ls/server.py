@@ -77,6 +77,7 @@ async def configuration_changed(
         ls.set_predicting(value)
     else:
         await read_settings(ls)
+        await ls.ask_configuration()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

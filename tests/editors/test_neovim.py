@@ -453,3 +453,40 @@ def test_fallback_start_on_old_neovim(server_ok, nvim_env, nproject, traceback_f
     )
     assert res["attached"], "the fallback did not start jaxerr-ls"
     assert res["lines"] == [ERROR_LINE], res
+
+
+def test_explain_short_pastes_selection_and_register(server_ok, nvim_env, nproject, traceback_file):
+    """`:'<,'>JaxErrExplain` on selected lines holding only the exception line, and
+    `:JaxErrExplain` on a register holding only the message (no class, no `Traceback`): both are
+    sent and the user is told which error it is."""
+    lines = traceback_file.read_text(encoding="utf-8").splitlines()
+    exception_line = next(line for line in lines if ERROR_MESSAGE in line and ": " in line)
+    message = exception_line.split(": ", 1)[1]
+    res = run_nvim(
+        nvim_env,
+        nproject,
+        nproject / "demo.py",
+        f"""
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        local msgs = notifications()
+        vim.cmd('new')
+        vim.api.nvim_buf_set_lines(0, 0, -1, false, {{ 'some log output', {json.dumps(exception_line)} }})
+        vim.cmd('2,2JaxErrExplain')
+        vim.wait(20000, function() return #msgs > 0 end, 20)
+        local from_selection = vim.deepcopy(msgs)
+        for i = #msgs, 1, -1 do table.remove(msgs, i) end
+        vim.fn.setreg('"', {json.dumps(message)})
+        vim.cmd('JaxErrExplain')
+        vim.wait(20000, function() return #msgs > 0 end, 20)
+        out({{ attached = attached, from_selection = from_selection, from_register = msgs }})
+        vim.cmd('qa!')
+        """,
+        "short_pastes",
+    )
+    assert res["attached"], "jaxerr_ls never attached to demo.py"
+    title = "shard_map"  # the eager-shard-map-ref entry's title names it
+    for key in ("from_selection", "from_register"):
+        notes = res[key]
+        assert notes and ERROR_MESSAGE in notes[0] and title in notes[0], (key, notes)
+    assert res["from_selection"][0].startswith("jaxerr: ValueError: ")

@@ -20,8 +20,10 @@ from jaxerr_ls.explain import match_exception
 
 RUNNER = Path(__file__).with_name("runner.py")
 ROOT = Path(__file__).resolve().parents[2]
+BATCH_RUNNER = Path(__file__).with_name("batch_runner.py")
 MARK = "@@JAXERR-PROOF@@"
 TIMEOUT = 240
+STABLE_DIR = "/tmp/jaxerr-examples"
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,54 @@ def prove(entries: list[Entry], workers: int = 2) -> list[Proof]:
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(one, entries))
+
+
+def prove_batch(
+    entries: list[Entry], python: str, workers: int = 2, filtering: str = ""
+) -> list[Proof]:
+    """Like `prove`, under another interpreter (an older JAX), a few processes for all examples.
+
+    An outcome's `output` is the traceback the program printed (empty when it ran clean), with
+    JAX's traceback `filtering` mode when given (default: JAX's default)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        jobs: list[list[str]] = []
+        for entry in entries:
+            assert entry.example is not None
+            for side, source in (("before", entry.example.before), ("after", entry.example.after)):
+                folder = Path(tmp) / entry.id / side
+                folder.mkdir(parents=True)
+                (folder / "example.py").write_text(source, encoding="utf-8")
+                jobs.append([str(folder / "example.py"), str(folder / "result.json")])
+        shares = [jobs[start::workers] for start in range(workers)]
+        env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONHASHSEED="0")
+        env = {k: v for k, v in env.items() if k != "JAX_TRACEBACK_FILTERING"}
+        if filtering:
+            env["JAX_TRACEBACK_FILTERING"] = filtering
+        running = []
+        for number, share in enumerate(s for s in shares if s):
+            listing = Path(tmp) / f"jobs-{number}.json"
+            listing.write_text(json.dumps(share), encoding="utf-8")
+            running.append(
+                subprocess.Popen(
+                    [python, str(BATCH_RUNNER), str(listing)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    env=env,
+                    cwd=tmp,
+                )
+            )
+        errors = [process.communicate(timeout=TIMEOUT * len(jobs))[1] for process in running]
+
+        def outcome(entry: Entry, side: str) -> Outcome:
+            result = Path(tmp) / entry.id / side / "result.json"
+            if not result.exists():
+                return Outcome("<no result>", "the child died or timed out", "\n".join(errors))
+            # The temporary directory changes from run to run: print it as one stable path.
+            data = json.loads(result.read_text(encoding="utf-8").replace(tmp, STABLE_DIR))
+            return Outcome(data["exception"], data["message"], data["traceback"])
+
+        return [Proof(e, outcome(e, "before"), outcome(e, "after")) for e in entries]
 
 
 def main(ids: list[str]) -> int:

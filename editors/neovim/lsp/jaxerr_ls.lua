@@ -5,4 +5,19 @@ return {
   cmd = { 'jaxerr-ls' },
   filetypes = { 'python' },
   root_markers = { 'pyproject.toml', 'setup.py', '.git', '.jaxerr' },
+  -- The project's interpreter (vim.g.jaxerr_interpreter, else the first python on PATH): the
+  -- server reads its installed jax version from the metadata, to prefer that release's wording.
+  before_init = function(params, _)
+    local python = vim.g.jaxerr_interpreter
+    if python == nil or python == '' then
+      python = vim.fn.exepath('python')
+      if python == '' then
+        python = vim.fn.exepath('python3')
+      end
+    end
+    if python ~= '' then
+      params.initializationOptions = vim.tbl_deep_extend(
+        'force', params.initializationOptions or {}, { jaxerr = { interpreter = python } })
+    end
+  end,
 }

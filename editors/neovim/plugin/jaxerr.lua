@@ -1,6 +1,8 @@
 -- jaxerr-ls companion commands for Neovim (0.7+).
 --   :JaxErrExplain [file]  explain a traceback: from [file], else the unnamed register, else the
 --                          last terminal buffer; the server underlines your line (diagnostics).
+--   :'<,'>JaxErrExplain    explain the selected lines, whatever they hold: a traceback, the
+--                          exception line or message alone, a notebook error copy, a log.
 --   :JaxErrClear           remove those diagnostics.
 --   Terminal capture:      a traceback printed in a :terminal buffer is explained automatically
 --                          (when it appears, and when the job exits); vim.g.jaxerr_capture_terminal = false
@@ -27,6 +29,18 @@ local function looks_like_traceback(text)
   return text:find('Traceback %(most recent call last%)') ~= nil
     or text:find('\n%s*File "[^"\n]+", line %d+') ~= nil
     or text:find('^%s*File "[^"\n]+", line %d+') ~= nil
+end
+
+-- Worth explaining even without a traceback: a line naming an exception (`ValueError: ...`,
+-- `jax.errors.TracerBoolConversionError: ...`, a bare `AssertionError`), or a notebook error
+-- copy. (A message without its class is only sent when selected: :'<,'>JaxErrExplain.)
+local function looks_like_error(text)
+  return looks_like_traceback(text)
+    or text:find('[%w_]Error:') ~= nil
+    or text:find('[%w_]Exception:') ~= nil
+    or text:find('[%w_]Error%s*$') ~= nil
+    or text:find('[%w_]Error%s*\n') ~= nil
+    or text:find('"stack"%s*:') ~= nil
 end
 
 local function is_stopped(c)
@@ -76,7 +90,9 @@ local function report(result)
     return
   end
   local t = result[#result]
-  local msg = (t.exception or 'Error') .. ': ' .. (tostring(t.message or ''):match('^[^\n]*') or '')
+  -- A message pasted without its class has exception == '': the entry's title says what it is.
+  local exception = (t.exception ~= nil and t.exception ~= '') and t.exception or 'Error'
+  local msg = exception .. ': ' .. (tostring(t.message or ''):match('^[^\n]*') or '')
   local loc = type(t.location) == 'table' and t.location or nil
   if loc and loc.path and loc.line then
     msg = msg .. ('  (%s:%d)'):format(vim.fn.fnamemodify(loc.path, ':~:.'), loc.line)
@@ -112,7 +128,10 @@ local last_traceback -- function(buf) -> text|nil, defined with the terminal cap
 
 vim.api.nvim_create_user_command('JaxErrExplain', function(opts)
   local text, origin
-  if opts.args ~= '' then
+  if opts.range > 0 and opts.args == '' then
+    local lines = vim.api.nvim_buf_get_lines(0, opts.line1 - 1, opts.line2, false)
+    text, origin = table.concat(lines, '\n'), 'the selected lines'
+  elseif opts.args ~= '' then
     local path = vim.fn.fnamemodify(vim.fn.expand(opts.args), ':p')
     if vim.fn.filereadable(path) ~= 1 then
       notify('cannot read ' .. path, vim.log.levels.ERROR)
@@ -121,7 +140,7 @@ vim.api.nvim_create_user_command('JaxErrExplain', function(opts)
     text, origin = table.concat(vim.fn.readfile(path), '\n'), path
   else
     text, origin = vim.fn.getreg('"'), 'the unnamed register'
-    if not looks_like_traceback(text) and last_term_buf and vim.api.nvim_buf_is_valid(last_term_buf) then
+    if not looks_like_error(text) and last_term_buf and vim.api.nvim_buf_is_valid(last_term_buf) then
       text, origin = last_traceback(last_term_buf) or '', 'the last terminal buffer'
     end
   end
@@ -130,7 +149,12 @@ vim.api.nvim_create_user_command('JaxErrExplain', function(opts)
     return
   end
   explain(text, false)
-end, { nargs = '?', complete = 'file', desc = 'jaxerr: explain a traceback (file, unnamed register, or last terminal)' })
+end, {
+  nargs = '?',
+  range = true,
+  complete = 'file',
+  desc = 'jaxerr: explain a traceback or error text (selected lines, file, unnamed register, or last terminal)',
+})
 
 vim.api.nvim_create_user_command('JaxErrClear', function()
   local client = find_client()

@@ -124,6 +124,8 @@ export class ServerManager implements vscode.Disposable {
       ],
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // The project's interpreter: the server reads its jax version from the metadata.
+      initializationOptions: { jaxerr: { interpreter: py.command } },
       synchronize: {
         // what `jaxerr-ls run` writes; the server reads them as tracebacks
         fileEvents: vscode.workspace.createFileSystemWatcher('**/.jaxerr/*.txt'),

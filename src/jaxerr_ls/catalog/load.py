@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 from typing import Any, Literal
 
 from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
@@ -43,6 +44,8 @@ KNOWN_FIELDS = frozenset(
         "docs",
         "patterns",
         "frequency",
+        "wordings",
+        "min_jax",
     }
 )
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
@@ -142,6 +145,37 @@ def _check_template(message: str) -> None:
         raise EntryError("message", str(exc)) from None
 
 
+_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def _version(value: object, key: str) -> str:
+    if not isinstance(value, str) or not _VERSION.match(value):
+        raise EntryError(key, f'must be a JAX release such as "0.4.38", not {value!r}')
+    return value
+
+
+def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
+    """`wordings = [{message = "...", versions = ["0.4.38", ...]}]`: older releases' text."""
+    raw = data.get("wordings", [])
+    if not isinstance(raw, list):
+        raise EntryError("wordings", "must be a list of {message, versions} tables")
+    found: list[Wording] = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) - {"message", "versions"}:
+            raise EntryError("wordings", "each must be a table with 'message' and 'versions'")
+        message, versions = item.get("message"), item.get("versions", [])
+        if not isinstance(message, str) or not message.strip():
+            raise EntryError("wordings", "'message' must be a non-empty template")
+        try:
+            _check_template(message)
+        except EntryError as exc:
+            raise EntryError("wordings", str(exc).split(": ", 1)[-1]) from None
+        if not isinstance(versions, list) or not versions:
+            raise EntryError("wordings", "'versions' must list the releases that print it")
+        found.append(Wording(message, tuple(_version(v, "wordings") for v in versions)))
+    return tuple(found)
+
+
 def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "") -> Entry:
     """Build an entry from parsed TOML/JSON, validating every field."""
     unknown = sorted(set(data) - KNOWN_FIELDS)
@@ -179,6 +213,8 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         docs=_string(data, "docs"),
         patterns=patterns,
         frequency=frequency,
+        wordings=_curated_wordings(data),
+        min_jax=_version(data["min_jax"], "min_jax") if "min_jax" in data else "",
     )
 
 
@@ -320,7 +356,7 @@ def _generated_entry(raw: object, version: str, decode: _Releases | None = None)
             return None
         built.append(
             Site(
-                site["file"],
+                intern(site["file"]),
                 site["line"],
                 site["function"],
                 site.get("jax", version),
@@ -333,7 +369,9 @@ def _generated_entry(raw: object, version: str, decode: _Releases | None = None)
         message=message,
         title=title or message.split("\n", 1)[0][:80],
         curated=False,
-        apis=tuple(apis),
+        # Interned: the same API names recur across entries, and the pickled cache then stores
+        # each once (smaller, faster to load at every server start).
+        apis=tuple(intern(api) for api in apis),
         raised_at=tuple(built),
         versions=versions,
         wordings=tuple(wordings),

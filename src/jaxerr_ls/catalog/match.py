@@ -37,6 +37,8 @@ class Template:
     whole_word: bool  # the prefix's first word is complete ("lax.{op}" leaves "lax." partial)
     longest: str  # normalised longest literal piece
     literal_len: int
+    message: str = ""  # the template text (the entry's message or one of its older wordings)
+    current: bool = True  # the entry's own message, not an older wording
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,10 @@ def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
 
-def _build(entry: Entry) -> Template | None:
+def _build(entry: Entry, message: str | None = None) -> Template | None:
+    message = entry.message if message is None else message
     try:
-        source, names, literals = compile_template(entry.message)
+        source, names, literals = compile_template(message)
     except TemplateError:
         return None
     literal_len = sum(len(_norm(piece)) for piece in literals)
@@ -104,6 +107,8 @@ def _build(entry: Entry) -> Template | None:
         whole_word=len(literals) == 1 or re.match(r"\s*\S+\s", literals[0]) is not None,
         longest=max(normalised, key=len),
         literal_len=literal_len,
+        message=message,
+        current=message == entry.message,
     )
 
 
@@ -117,6 +122,9 @@ class Matcher:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        # Entries the newest catalogued release still raises rank above entries of older
+        # releases only, when both match (the same error reworded or moved in JAX's source).
+        self._newest = catalog.jax_version
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
@@ -124,6 +132,12 @@ class Matcher:
             template = _build(entry)
             if template is not None:
                 self.templates.append(template)
+            # Older releases' wordings of the same error reach the same entry.
+            for wording in entry.wordings:
+                if wording.message != entry.message:
+                    older = _build(entry, wording.message)
+                    if older is not None:
+                        self.templates.append(older)
             for pattern in entry.patterns:
                 self.patterns.append((entry, re.compile(pattern, re.DOTALL | re.MULTILINE)))
         self._by_word: dict[str, list[Template]] = {}
@@ -135,7 +149,7 @@ class Matcher:
                 self._floating.append(template)
         self._fuzzy: dict[str, list[tuple[str, Entry]]] = {}
         for template in self.templates:
-            text = _norm(_PLACEHOLDER.sub(" ", template.entry.message.split("\n", 1)[0]))
+            text = _norm(_PLACEHOLDER.sub(" ", template.message.split("\n", 1)[0]))
             self._fuzzy.setdefault(short_class(template.entry.exception), []).append(
                 (text, template.entry)
             )
@@ -156,6 +170,41 @@ class Matcher:
             self._regexes[template.regex_source] = regex
         return regex
 
+    def live(self, entry: Entry) -> bool:
+        """The newest catalogued release raises it (or its releases are not recorded)."""
+        return not entry.versions or not self._newest or self._newest in entry.versions
+
+    def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
+        """Every entry whose pattern or template matches the message, whatever its class, with
+        its rank (pattern hit, current wording, newest release, literal specificity, curated,
+        without patterns):
+        for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
+        text = message[:MAX_MESSAGE]
+        found_hits: list[tuple[tuple[int, ...], Match]] = []
+        for entry, pattern in self.patterns:
+            found = pattern.search(text)
+            if found is not None:
+                specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
+                fields = {k: v for k, v in found.groupdict().items() if v is not None}
+                key = (1, 1, 1, specificity, entry.curated, 0)
+                found_hits.append((key, Match(entry, fields, 100)))
+        for template in self._candidates(_norm(text)):
+            found = self._regex(template).match(text)
+            if found is not None:
+                fields = dict(
+                    zip(template.names, (g.strip() for g in found.groups()), strict=False)
+                )
+                key = (
+                    0,
+                    template.current,
+                    self.live(template.entry),
+                    template.literal_len,
+                    template.entry.curated,
+                    not template.entry.patterns,
+                )
+                found_hits.append((key, Match(template.entry, fields, 100)))
+        return found_hits
+
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well."""
         text = message[:MAX_MESSAGE]
@@ -163,14 +212,15 @@ class Matcher:
         cls = short_class(exception)
         # Ranking: same class, pattern hit, literal specificity, curated, then entries without
         # patterns (a sub-case entry whose patterns missed should not win on a shared template).
-        best: tuple[tuple[int, int, int, int, int], Match] | None = None
+        # An entry's own (newest) wording ranks above older wordings that other entries share.
+        best: tuple[tuple[int, ...], Match] | None = None
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is None:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated, 0)
+            key = (short_class(entry.exception) == cls, 1, 1, 1, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -182,6 +232,8 @@ class Matcher:
             key = (
                 short_class(template.entry.exception) == cls,
                 0,
+                template.current,
+                self.live(template.entry),
                 template.literal_len,
                 template.entry.curated,
                 not template.entry.patterns,

@@ -95,6 +95,8 @@ class Entry:
     # Parallel to `apis`: how many calls separate each API from the raise (0 = its own body
     # raises it); () = unknown. `apis` is ordered most direct first when this is known.
     api_depths: tuple[int, ...] = ()
+    # The first release whose API the example needs ("" = every catalogued release runs it).
+    min_jax: str = ""
 
     @property
     def condition(self) -> str:
@@ -132,6 +134,7 @@ class Entry:
                 "versions": list(self.versions),
                 "wordings": [w.to_json() for w in self.wordings],
                 "api_depths": list(self.api_depths),
+                "min_jax": self.min_jax or None,
             }
         )
         return data

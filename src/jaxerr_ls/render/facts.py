@@ -70,6 +70,14 @@ def release_ranges(versions: Iterable[str], known: Sequence[str] = ()) -> str:
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
 
 
+def release_span(versions: Iterable[str]) -> str:
+    """`0.4.36–0.10.2 (24 releases)`: the oldest and newest, for text without the release list."""
+    ordered = sorted(set(versions), key=version_key)
+    if len(ordered) <= 1:
+        return "".join(ordered)
+    return f"{ordered[0]}–{ordered[-1]} ({len(ordered)} releases)"
+
+
 def wording_for(entry: Entry, release: str | None) -> Wording | None:
     """The older wording `release` prints, when it differs from the entry's message."""
     if not release:

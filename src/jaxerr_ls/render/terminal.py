@@ -13,6 +13,7 @@ from jaxerr_ls.render.facts import (
     depth_words,
     installed_lines,
     release_ranges,
+    release_span,
     source_link,
     when_raised,
 )
@@ -144,7 +145,11 @@ def render_entry_page(
 def render_explanation(explanation: Explanation, style: Style = Style()) -> list[str]:
     tb = explanation.traceback
     first, *rest = tb.message.split("\n") if tb.message else [""]
-    out = [style.red(tb.exception) + (f": {first}" if first else "")]
+    exception = tb.exception
+    if not exception and explanation.match is not None:
+        # A message pasted without its class: the class is the entry's.
+        exception = f"{explanation.match.entry.exception} (class not in the text)"
+    out = [style.red(exception) + (f": {first}" if first else "")]
     out += [line for line in rest[:6]]
     if len(rest) > 6:
         out.append(style.dim(f"... ({len(rest) - 6} more lines)"))
@@ -175,6 +180,13 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
             out += ["", "  From the message: " + values]
         if not entry.curated:
             out += ["", style.dim(f"  Raised in JAX at {_sites(entry)}.")]
+        if entry.versions:
+            line = f"  Raised by JAX {release_span(entry.versions)}"
+            if entry.wordings:
+                line += "; worded differently in " + ", ".join(
+                    release_span(w.versions) for w in entry.wordings
+                )
+            out += [style.dim(line + ".")]
     for cause in explanation.causes:
         out += ["", style.dim("  Caused by an earlier exception:")]
         out += ["    " + line for line in render_explanation(cause, style)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from jaxerr_ls.tracebacks import fragments
 from jaxerr_ls.tracebacks.dialects import Parsed, cpython, ipython, pytest, rich
 from jaxerr_ls.tracebacks.dialects.common import separator
 from jaxerr_ls.tracebacks.jax import clean, is_wrapper_line, split_jax_note
@@ -18,9 +19,16 @@ from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
 
 # Every traceback start contains one of these (headers, frames, boxes, sections, locations, rules).
-_STARTS = ("Trace", "File", "╭", "___", ".py:", "----------")
+_STARTS = ("Trace", "File", "╭", "___", ".py:", "----------", ".py in ", "> in ", ".pyx in ")
 
-__all__ = ["parse_lines", "parse_tracebacks", "split_jax_note"]
+__all__ = [
+    "parse_lines",
+    "parse_paste",
+    "parse_tracebacks",
+    "paste_readings",
+    "paste_tracebacks",
+    "split_jax_note",
+]
 
 
 def parse_tracebacks(text: str) -> list[Traceback]:
@@ -29,6 +37,66 @@ def parse_tracebacks(text: str) -> list[Traceback]:
         return parse_lines(strip_prefixes(clean_lines(text)))
     except (RecursionError, MemoryError):  # pathological nesting or size: no answer, no crash
         return []
+
+
+def parse_paste(text: str) -> list[Traceback]:
+    """Every traceback in the text, also when escaped (JSON) or prefixed by pytest's `E`; when
+    there is none, the most likely reading of a shorter paste (see `paste_readings`)."""
+    return parse_tracebacks(text) or paste_tracebacks(text) or paste_readings(text)[:1]
+
+
+def paste_tracebacks(text: str) -> list[Traceback]:
+    """Whole tracebacks inside a JSON log record, a JSON-escaped string, or pytest `E` lines."""
+    try:
+        return _unwrapped(text)[0]
+    except (RecursionError, MemoryError):
+        return []
+
+
+def paste_readings(text: str) -> list[Traceback]:
+    """Readings of a paste that holds no whole traceback, most likely first: the last exception
+    line with what follows it, and the whole text as a message without its class
+    (`exception == ""`, for the catalog to confirm)."""
+    try:
+        found, lines = _unwrapped(text)
+    except (RecursionError, MemoryError):
+        return []
+    if found:
+        return []
+    error = fragments.json_error(text)
+    if error is not None:
+        return [clean(error)]
+    lines = fragments.rejoin_wrapped(lines)
+    exception = fragments.exception_fragment(lines)
+    message = fragments.message_fragment(lines)
+    readings = [exception[0] if exception else None, message]
+    if exception is not None and any(line.strip() for line in lines[: exception[1]]):
+        # Text before the exception line: a message that quotes an inner error ("The error
+        # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
+        readings.reverse()
+    return [clean(reading) for reading in readings if reading is not None]
+
+
+def _unwrapped(text: str) -> tuple[list[Traceback], list[str]]:
+    """Tracebacks found once the text is unwrapped, else its unwrapped lines."""
+    record = fragments.json_strings(text)
+    escaped = record is None and fragments.looks_escaped(text)
+    if record is not None:
+        text = record
+    elif escaped:
+        text = fragments.unescape(text)
+    # The text as given was parsed already (parse_tracebacks) by every caller.
+    found = parse_tracebacks(text) if record is not None or escaped else []
+    if found:
+        return found, []
+    lines = strip_prefixes(clean_lines(text))
+    unmarked = fragments.strip_e_prefix(lines)
+    if unmarked is not None:
+        found = parse_lines(unmarked)
+        if found:
+            return found, []
+        lines = unmarked
+    return [], lines
 
 
 def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:

@@ -50,7 +50,21 @@ def starts(lines: list[str], index: int) -> bool:
     line = lines[index]
     if HEADER.match(line) or GROUP_HEADER.match(line):
         return True
-    return FRAME.match(line) is not None and looks_like_syntax_error(lines, index)
+    frame = FRAME.match(line)
+    if frame is None:
+        return False
+    return looks_like_syntax_error(lines, index) or headless(lines, index, frame)
+
+
+def headless(lines: list[str], index: int, frame: re.Match[str]) -> bool:
+    """Frames with no `Traceback` header (Ray task errors, logging that cut it): the first
+    `File "x", line N, in f` of a block, not a frame line of something else."""
+    if frame.groupdict().get("func") is None:
+        return False
+    if index == 0:
+        return True
+    before = lines[index - 1]
+    return not (FRAME.match(before) or before.startswith((" ", "\t")))
 
 
 def parse(lines: list[str], index: int, recurse: ParseText, depth: int = 0) -> Parsed | None:

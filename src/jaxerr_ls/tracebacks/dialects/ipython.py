@@ -29,9 +29,24 @@ MESSAGE_END = re.compile(r"^(?:In \[\d+\]:|-{40,}\s*$|\S+\s+Traceback \(most rec
 def starts(lines: list[str], index: int) -> bool:
     if HEADER.match(lines[index]):
         return True
+    if headless(lines, index):
+        return True
     if RULE.match(lines[index]):
         following = _next_nonblank(lines, index + 1)
         return following is not None and HEADER.match(lines[following]) is not None
+    return False
+
+
+def headless(lines: list[str], index: int) -> bool:
+    """Output copied from a frame on, without the header (often only the last frame): a frame
+    line, then its numbered context with the `->` arrow within a few lines."""
+    if _frame(lines[index]) is None or (index > 0 and lines[index - 1].startswith(" ")):
+        return False
+    for follow in lines[index + 1 : index + 12]:
+        if ARROW.match(follow) and follow.lstrip()[:1] in ("-", ">"):
+            return True
+        if follow.strip() and not CONTEXT.match(follow):
+            return False
     return False
 
 
@@ -49,16 +64,16 @@ def parse(lines: list[str], index: int) -> Parsed | None:
             return None
         index = found
     header = HEADER.match(lines[index])
-    if header is None:
+    if header is None and not headless(lines, index):
         return None
     frames: list[Frame] = []
-    index += 1
+    index += 0 if header is None else 1
     while index < len(lines):
         line = lines[index]
         frame = _frame(line)
         if frame is not None:
             frames.append(frame)
-        elif (arrow := ARROW.match(line)) and frames and line.lstrip().startswith("-"):
+        elif (arrow := ARROW.match(line)) and frames and line.lstrip()[:1] in ("-", ">"):
             last = frames[-1]
             frames[-1] = Frame(
                 last.path,

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects import Parsed
 from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim_message
-from jaxerr_ls.tracebacks.dialects.cpython import FRAME
+from jaxerr_ls.tracebacks.dialects.cpython import FRAME, HEADER
+from jaxerr_ls.tracebacks.jax import is_wrapper_line
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 SECTION = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
@@ -32,6 +33,15 @@ def starts(lines: list[str], index: int) -> bool:
     line = lines[index]
     if ONE_LINE.match(line):
         return True
+    if is_wrapper_line(line):
+        # A --tb=long/short report copied from JAX's chained `SimplifiedTraceback` line on
+        # (Python < 3.11), without its section header: pytest entries, not a CPython traceback.
+        for follow in lines[index + 1 : index + 4000]:
+            if END.match(follow) or HEADER.match(follow):
+                return False
+            if E_LINE.match(follow):
+                return True
+        return False
     if not SECTION.match(line):
         return False
     # A section is ours when it has `E` lines before the next section (native ones have none).

@@ -1,0 +1,74 @@
+"""Matching a message whose exception class was not copied: against every class, and only when
+the best match is unambiguous.
+
+Two entries of different classes whose templates (or patterns) match equally well mean the text
+alone cannot say which error it is: then nothing is said. Without an exact match, a fuzzy match on
+the first line must be close (`FUZZY_CUTOFF`) and clearly ahead of the best entry of another class.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
+from jaxerr_ls.catalog.model import Entry
+
+FUZZY_CUTOFF = 92
+# A fuzzy winner must beat the best entry of another class by this many points.
+FUZZY_MARGIN = 4
+# Per matcher: (first line of each template without placeholders, its entry).
+_CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
+
+
+def match_any_class(matcher: Matcher, message: str) -> Match | None:
+    """The one entry the message belongs to whatever its class, or None when unsure."""
+    text = message.strip()
+    if not text:
+        return None
+    hits = matcher.hits(text)
+    if hits:
+        return _unambiguous(hits)
+    return _fuzzy(matcher, text.split("\n", 1)[0])
+
+
+def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:
+    hits.sort(key=lambda hit: hit[0], reverse=True)
+    best_key, best = hits[0]
+    best_class = short_class(best.entry.exception)
+    for key, other in hits[1:]:
+        if key[:4] != best_key[:4]:
+            break  # ranked lower on what the text shows: not a tie
+        if short_class(other.entry.exception) != best_class:
+            return None
+    return best
+
+
+def _fuzzy(matcher: Matcher, first_line: str) -> Match | None:
+    from rapidfuzz import fuzz, process
+
+    choices = _CHOICES.get(matcher)
+    if choices is None:
+        choices = [(_template_line(t.message), t.entry) for t in matcher.templates]
+        _CHOICES[matcher] = choices
+    found = process.extract(
+        " ".join(first_line.split())[:300],
+        [text for text, _ in choices],
+        scorer=fuzz.ratio,
+        score_cutoff=FUZZY_CUTOFF - FUZZY_MARGIN,
+        limit=20,
+    )
+    if not found or found[0][1] < FUZZY_CUTOFF:
+        return None
+    _, score, position = found[0]
+    entry = choices[position][1]
+    for _, other_score, other in found[1:]:
+        rival = choices[other][1]
+        if short_class(rival.exception) != short_class(entry.exception) and (
+            score - other_score < FUZZY_MARGIN
+        ):
+            return None
+    return Match(entry, {}, int(score))
+
+
+def _template_line(message: str) -> str:
+    return " ".join(_PLACEHOLDER.sub(" ", message.split("\n", 1)[0]).split())

@@ -1,0 +1,85 @@
+"""Identifying an error by where JAX raised it, when its message says too little.
+
+A traceback that shows JAX's own frames (`JAX_TRACEBACK_FILTERING=off`, the unfiltered cause of
+`remove_frames`, frames JAX did not hide) ends in the frame that raised. Its file, function and
+line, compared with the entries' `raised_at` sites, name the entry even for a bare
+`AssertionError` or a message JAX builds at run time. Line numbers drift between releases, so a
+site within `LINE_WINDOW` lines of the frame counts, in the same file and function.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.tracebacks.model import Frame
+
+LINE_WINDOW = 6
+# Below an exact message match (100) and a same-class template match.
+SITE_SCORE = 70
+# Exceptions whose text is no description (a bare `assert`, a missing key): a site alone names
+# them, whatever the class the entry is catalogued under (JAX tripping over the same mistake).
+_BARE = frozenset({"AssertionError", "KeyError"})
+# The statement a raising frame stops on.
+_RAISING = ("raise", "assert")
+
+
+@dataclass(frozen=True)
+class _Site:
+    line: int
+    entry: Entry
+
+
+_INDEXES: weakref.WeakKeyDictionary[Matcher, dict[tuple[str, str], list[_Site]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def jax_file(path: str) -> str | None:
+    """`/venv/lib/python3.11/site-packages/jax/_src/core.py` -> `jax/_src/core.py`; None when
+    the frame is not in JAX."""
+    unified = path.replace("\\\\", "/").replace("\\", "/")
+    position = unified.rfind("/jax/")
+    if position < 0:
+        return "jax/" + unified[4:] if unified.startswith("jax/") else None
+    return unified[position + 1 :]
+
+
+def _index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
+    index = _INDEXES.get(matcher)
+    if index is None:
+        index = {}
+        for entry in matcher.catalog.entries:
+            for site in entry.raised_at:
+                key = (site.file, site.function.rsplit(".", 1)[-1])
+                index.setdefault(key, []).append(_Site(site.line, entry))
+        _INDEXES[matcher] = index
+    return index
+
+
+def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]) -> Match | None:
+    """The entry raised where the last JAX frame of the traceback is, or None."""
+    last = next((f for f in reversed(frames) if jax_file(f.path) is not None), None)
+    if last is None or last.line <= 0:
+        return None
+    cls = short_class(exception)
+    if last.source and not last.source.startswith(_RAISING) and cls not in _BARE:
+        # The frame called something that failed (an executable, a callback): the error was
+        # raised below what the text shows, and a call site is shared by many errors. (A bare
+        # assert or a missing key is raised by the statement itself.)
+        return None
+    file = jax_file(last.path)
+    assert file is not None
+    sites = _index(matcher).get((file, last.function.rsplit(".", 1)[-1]), [])
+    near = [
+        (abs(site.line - last.line), not site.entry.curated, site.entry.id, site.entry)
+        for site in sites
+        if abs(site.line - last.line) <= LINE_WINDOW
+        and (cls in _BARE or not cls or short_class(site.entry.exception) == cls)
+    ]
+    if not near:
+        return None
+    near.sort(key=lambda found: found[:3])
+    return Match(near[0][3], {}, SITE_SCORE)

@@ -1,0 +1,165 @@
+"""Text short of a whole traceback: what users paste when they do not copy everything.
+
+Tried only when the text holds no traceback the dialects can read:
+
+- text escaped as in a JSON string (a message copied out of a JSON log: literal `\\n`, doubled
+  `\\\\` in Windows paths) is unescaped and parsed again;
+- VS Code's "copy" of a notebook error (`{"name", "message", "stack"}`) whose stack holds no
+  traceback gives its class and message;
+- pytest `E   ` lines pasted without their section are unprefixed and parsed again;
+- otherwise the last exception line (`Class: message`, possibly after a log prefix) and the lines
+  after it, with hard-wrapped lines rejoined;
+- otherwise the whole text as a message without its class (`exception == ""`), which only a
+  catalog match can confirm (see `jaxerr_ls.catalog.loose`).
+
+Everything is linear in the text; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from jaxerr_ls.tracebacks.model import Traceback
+
+# A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...).
+_EXCEPTION = re.compile(
+    r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
+    r"(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration))"
+    r"(?::(?P<msg>.*))?$"
+)
+# `E   ` / `E       ` of pytest reports, on a run of lines.
+_E_PREFIX = re.compile(r"^E(?: {1,12}|$)")
+# JSON string escapes (the ones `json.dumps` writes).
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
+# A message longer than this is not a paste of a message.
+MAX_FRAGMENT = 20_000
+# Terminal widths that hard-wrap long lines (plus whatever width the text itself shows).
+_MIN_WRAP = 60
+
+
+def looks_escaped(text: str) -> bool:
+    """One line (or a quoted string) with `\\n` escapes: a JSON string copied as it was stored."""
+    stripped = text.strip()
+    if "\\n" not in stripped:
+        return False
+    return "\n" not in stripped or (stripped[:1] == stripped[-1:] == '"')
+
+
+def unescape(text: str) -> str:
+    """Undo JSON string escapes; a quoted string is decoded by JSON itself when it is valid."""
+    stripped = text.strip()
+    if stripped[:1] == stripped[-1:] == '"' and len(stripped) > 1:
+        try:
+            value = json.loads(stripped)
+        except ValueError:
+            stripped = stripped[1:-1]
+        else:
+            if isinstance(value, str):
+                return value
+    return _ESCAPE.sub(_decode, stripped)
+
+
+def _decode(found: re.Match[str]) -> str:
+    token = found.group(0)
+    if token[1] == "u":
+        return chr(int(token[2:], 16))
+    return {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(token[1], token[1])
+
+
+def json_error(text: str) -> Traceback | None:
+    """VS Code's notebook error copy, or any JSON object naming an error and its message."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    name, message = data.get("name") or data.get("ename"), data.get("message", data.get("evalue"))
+    if isinstance(name, str) and isinstance(message, str) and name.strip():
+        return Traceback(name.strip(), message.strip())
+    return None
+
+
+def json_strings(text: str) -> str | None:
+    """A JSON log record: its string values that mention an error, one after the other."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    found = [
+        value
+        for value in data.values()
+        if isinstance(value, str) and ("Traceback" in value or _has_exception_line(value))
+    ]
+    return "\n".join(found) if found else None
+
+
+def _has_exception_line(text: str) -> bool:
+    return any(_EXCEPTION.search(line) for line in text.split("\n"))
+
+
+def strip_e_prefix(lines: list[str]) -> list[str] | None:
+    """pytest's `E` lines without their section: the lines after `E`, dedented together."""
+    marked = [line for line in lines if _E_PREFIX.match(line)]
+    if len(marked) < 1 or not any(_EXCEPTION.search(line) for line in marked):
+        return None
+    bodies = [line[1:] for line in marked]
+    indent = min((len(b) - len(b.lstrip(" ")) for b in bodies if b.strip()), default=0)
+    return [b[indent:] for b in bodies]
+
+
+def rejoin_wrapped(lines: list[str]) -> list[str]:
+    """Lines cut at the terminal's width are joined to the line after them.
+
+    The width is the longest line's length when at least two lines have exactly that length (a
+    wrap leaves every cut line equally long); lines that are not cut keep their ends."""
+    lengths = [len(line) for line in lines]
+    if not lengths:
+        return lines
+    width = max(lengths)
+    if width < _MIN_WRAP or lengths.count(width) < 2:
+        return lines
+    out: list[str] = []
+    joining = False
+    for line in lines:
+        if joining:
+            out[-1] += line
+        else:
+            out.append(line)
+        joining = len(line) == width
+    return out
+
+
+def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
+    """The last line naming an exception, and the lines after it as the rest of its message;
+    with the index of that line."""
+    for index in range(len(lines) - 1, -1, -1):
+        found = _EXCEPTION.search(lines[index])
+        if found is None:
+            continue
+        if found.group("msg") is None and lines[index].strip() != found.group("cls"):
+            continue  # a bare class name counts only as a line of its own (`AssertionError`)
+        if index > 0 and _EXCEPTION.search(lines[index - 1]) and lines[index].startswith(" "):
+            continue  # an indented continuation that happens to name a class
+        message = [(found.group("msg") or "").removeprefix(" "), *lines[index + 1 :]]
+        while len(message) > 1 and not message[-1].strip():
+            message.pop()
+        return Traceback(found.group("cls"), "\n".join(message).strip("\n")), index
+    return None
+
+
+def message_fragment(lines: list[str]) -> Traceback | None:
+    """The whole text as a message whose class was not copied."""
+    text = "\n".join(line.strip() for line in lines).strip()
+    if not text or len(text) > MAX_FRAGMENT:
+        return None
+    return Traceback("", text)

@@ -1,0 +1,165 @@
+"""What users paste short of a whole traceback, made from real outputs (tests/corpus/out, and
+tests/tracebacks/captured for what this machine's Python cannot print): the same entry, and the
+same user line when the text still names it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog.loose import match_any_class
+from jaxerr_ls.explain import Explanation, explain_text
+from jaxerr_ls.tracebacks import parse_paste
+from jaxerr_ls.tracebacks.locate import Workspace
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent / "corpus"
+PROGRAMS = CORPUS / "programs"
+CAPTURED = HERE / "captured"
+RUN_DIR = "/tmp/jaxerr-corpus/proj/"  # where make_corpus.py ran the programs
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher(load_catalog())
+
+
+def explain(text: str, matcher: Matcher, programs: Path = PROGRAMS) -> list[Explanation]:
+    return explain_text(text, matcher, workspace=Workspace(programs))
+
+
+def output(name: str, release: str = "") -> str:
+    folder = CORPUS / (f"out-{release}" if release else "out")
+    return (folder / name).read_text(encoding="utf-8")
+
+
+def where(explained: Explanation) -> tuple[str, int] | None:
+    location = explained.location
+    return None if location is None else (Path(location.path).name, location.line)
+
+
+def entry(explained: Explanation) -> str | None:
+    return explained.match.entry.id if explained.match else None
+
+
+def test_exception_line_alone(matcher: Matcher) -> None:
+    [found] = explain(output("tracer_bool.last_line.txt"), matcher)
+    assert found.traceback.exception == "jax.errors.TracerBoolConversionError"
+    assert entry(found) == "tracer-bool-conversion"
+    assert found.traceback.frames == () and found.location is None
+    assert found.to_json()["frames"] == [] and found.to_json()["location"] is None
+
+
+def test_message_without_class_matches_across_classes(matcher: Matcher) -> None:
+    [found] = explain(output("psum_unbound_axis.message.txt"), matcher)
+    assert found.traceback.exception == ""
+    assert entry(found) == "unbound-axis-name"
+
+
+def test_message_of_two_classes_says_nothing(matcher: Matcher) -> None:
+    # The generated index has this text under two classes: without the class, no answer.
+    text = "Only 1D vectors are supported"
+    classes = {e.exception for e in matcher.catalog.entries if e.message == text}
+    assert len(classes) == 2
+    assert match_any_class(matcher, text) is None
+    assert explain(text, matcher) == []
+    for cls in classes:
+        [found] = explain(f"{cls}: {text}", matcher)
+        assert found.match is not None and found.match.entry.exception == cls
+
+
+def test_prose_is_not_an_error(matcher: Matcher) -> None:
+    assert explain("the run finished\nloss went down nicely\n", matcher) == []
+    assert explain("division by zero", matcher) == []  # Python's, not in the catalog
+
+
+def test_logging_without_traceback_header_with_prefixes(matcher: Matcher) -> None:
+    full = output("vmap_sizes.plain.txt")
+    [expected] = explain(full, matcher)
+    headless = [line for line in full.splitlines() if not line.startswith("Traceback (")]
+    for prefix in ("(TrainWorker pid=4242) ", "2025-01-07T10:15:02.4812345Z ", ""):
+        text = "ERROR:root:step 1200 failed\n" + "\n".join(prefix + line for line in headless)
+        [found] = explain(text, matcher)
+        assert (entry(found), where(found)) == (entry(expected), where(expected)) != (None, None)
+
+
+def test_log_line_prefix_before_exception_line(matcher: Matcher) -> None:
+    line = output("tracer_bool.last_line.txt").strip()
+    for prefix in ("2025-01-07 10:15:02,481 ERROR trainer: ", "(pid=77) ", "E   "):
+        [found] = explain(prefix + line, matcher)
+        assert entry(found) == "tracer-bool-conversion"
+
+
+def test_hard_wrapped_terminal_lines_rejoined(matcher: Matcher) -> None:
+    # A terminal 80 columns wide cuts every longer line, mid-word, with no marker.
+    line = output("while_loop_grad.last_line.txt").strip()
+    wrapped = "\n".join(line[i : i + 80] for i in range(0, len(line), 80))
+    assert wrapped.count("\n") >= 2
+    [found] = explain(wrapped, matcher)
+    assert entry(found) == "fori-loop-reverse-mode-dynamic-bounds"
+    assert found.traceback.message == line.split(": ", 1)[1]
+
+
+def test_json_log_with_windows_paths(matcher: Matcher) -> None:
+    """A JSON log record whose paths are Windows paths (`\\\\` once escaped), and the message
+    string alone copied out of it."""
+    record = json.loads(output("tracer_bool.json_log.txt"))
+    record["message"] = record["message"].replace(RUN_DIR, "C:\\Users\\me\\proj\\")
+    assert "C:\\Users" in record["message"]
+    escaped_record = json.dumps(record)
+    assert "C:\\\\Users" in escaped_record
+    for text in (escaped_record, json.dumps(record["message"])):
+        found = explain(text, matcher)[-1]
+        assert entry(found) == "tracer-bool-conversion"
+        assert where(found) == ("tracer_bool.py", 9)
+        assert found.location is not None and found.location.in_workspace
+
+
+def test_vscode_notebook_copy(matcher: Matcher) -> None:
+    copy = output("nonconcrete_bool_index.vscode_json.txt")
+    assert set(json.loads(copy)) == {"name", "message", "stack"} and "\\u001b" in copy
+    found = explain(copy, matcher)[-1]
+    assert entry(found) == "non-concrete-boolean-index"
+    assert where(found) == ("nonconcrete_bool_index.py", 9)
+    # A copy whose stack was lost still has the class and the message.
+    data = json.loads(copy)
+    [bare] = explain(json.dumps({**data, "stack": ""}), matcher)
+    assert bare.traceback.exception == data["name"] and entry(bare) == entry(found)
+
+
+def test_ipython_output_from_the_last_frame(matcher: Matcher) -> None:
+    """IPython output copied from a frame on (no header): 8+ `File path:line, in f`, and the
+    classic `path in f(args)` with `->` arrows (hand-made sample of Colab's classic output)."""
+    text = output("float_index.ipython.txt", "0.4.38")
+    last_frame = text.rindex("\nFile ")
+    [found] = explain(text[last_frame:], matcher)
+    assert entry(found) == "float-index"
+    assert found.traceback.frames[-1].path.endswith("jax/_src/numpy/lax_numpy.py")
+    classic = (HERE / "samples" / "colab_classic.txt").read_text(encoding="utf-8")
+    cut = classic[classic.index("[/usr/local/lib/python3.10/dist-packages/jax/_src/core.py") :]
+    [found] = explain(cut, matcher)
+    assert entry(found) == "tracer-bool-conversion"
+    assert found.traceback.frames[-1].line == 1476
+
+
+def test_pytest_long_form_after_simplified_traceback_chain(matcher: Matcher) -> None:
+    """Python 3.10 + JAX 0.4.38 (captured): JAX chains `jax.errors.SimplifiedTraceback` before
+    the error, and pytest prints it above its entries; a paste from that line on, or of the
+    `E` lines alone."""
+    report = (CAPTURED / "py310-jax0.4.38.pytest_long.txt").read_text(encoding="utf-8")
+    from_chain = report[report.index("jax.errors.SimplifiedTraceback:") :]
+    e_lines = "\n".join(line for line in report.splitlines() if line.startswith("E "))
+    for text, line in ((report, 9), (from_chain, 9), (e_lines, 7)):
+        found = explain(text, matcher, CAPTURED)[-1]
+        assert found.traceback.exception == "jax.errors.TracerBoolConversionError"
+        assert entry(found) == "tracer-bool-conversion"
+        # The E lines name no frame; the message's "while tracing the function f at" does.
+        assert where(found) == ("tracer_bool.py", line)
+
+
+def test_parse_paste_never_raises_on_odd_text() -> None:
+    for text in ('"\\', '{"name": 1}', "{", "E", "E   ", "\\n" * 1000, '"' + "\\u12" * 50 + '"'):
+        parse_paste(text)

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp import actions
+from jaxerr_ls.lsp import actions, predict
 from jaxerr_ls.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
 from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
@@ -23,21 +23,14 @@ server = JaxerrServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
+    ls.predictions.enabled = predict.setting(params.initialization_options) is not False
     ls.use_interpreter(params.initialization_options)
-
-
-@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def configuration_changed(
-    ls: JaxerrServer, params: types.DidChangeConfigurationParams
-) -> None:
-    ls.use_interpreter(params.settings)
-    await ls.ask_configuration()
 
 
 @server.feature(types.INITIALIZED)
 async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
     ls.catalog_future()
-    ls.background(ls.ask_configuration())
+    await read_settings(ls)
     watched = ls.client_capabilities.workspace
     files = watched.did_change_watched_files if watched else None
     if files is not None and files.dynamic_registration:
@@ -53,6 +46,45 @@ async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None
         except Exception as exc:  # noqa: BLE001 - polling still finds the files
             log.info("file watching not registered (%s); polling only", exc)
     ls.start_polling()
+
+
+async def read_settings(ls: JaxerrServer) -> None:
+    """`jaxerr.predict` from the client's workspace configuration, when it has one."""
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return
+    item = types.ConfigurationItem(section="jaxerr")
+    try:
+        found = await ls.workspace_configuration_async(types.ConfigurationParams(items=[item]))
+    except Exception as exc:  # noqa: BLE001 - settings are optional
+        log.info("no workspace configuration (%s)", exc)
+        return
+    value = predict.setting(found[0] if found else None)
+    if value is not None:
+        ls.set_predicting(value)
+    ls.use_interpreter(found[0] if found else None)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def configuration_changed(
+    ls: JaxerrServer, params: types.DidChangeConfigurationParams
+) -> None:
+    ls.use_interpreter(params.settings)
+    value = predict.setting(params.settings)
+    if value is not None:
+        ls.set_predicting(value)
+    else:
+        await read_settings(ls)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: JaxerrServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.predict(params.text_document.uri, 0.0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: JaxerrServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.forget_prediction(params.text_document.uri)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -91,6 +123,7 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.predict(params.text_document.uri)
     uri = norm_uri(params.text_document.uri)
     if not ls.store.for_uri(uri):  # nothing to move: skip splitting the document into lines
         return
@@ -112,7 +145,7 @@ def pull(
     doc = ls.workspace.get_text_document(params.text_document.uri)
     if not ls.pulls():  # pushed instead; an empty pull report keeps the client from doubling them
         return types.FullDocumentDiagnosticReport(items=[], result_id="pushed")
-    result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}"
+    result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}.{ls.predictions.revision}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
     items = ls.diagnostics(norm_uri(doc.uri))

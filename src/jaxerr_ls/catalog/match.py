@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -37,6 +37,9 @@ class Template:
     whole_word: bool  # the prefix's first word is complete ("lax.{op}" leaves "lax." partial)
     longest: str  # normalised longest literal piece
     literal_len: int
+    # The wording compiled ("" = the entry's message) and the releases printing it (() = any).
+    wording: str = ""
+    versions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,11 @@ def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
 
-def _build(entry: Entry) -> Template | None:
+def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
+    """The entry's message, or one of its older `wording`s, as a template."""
+    message = wording.message if wording is not None else entry.message
     try:
-        source, names, literals = compile_template(entry.message)
+        source, names, literals = compile_template(message)
     except TemplateError:
         return None
     literal_len = sum(len(_norm(piece)) for piece in literals)
@@ -104,6 +109,8 @@ def _build(entry: Entry) -> Template | None:
         whole_word=len(literals) == 1 or re.match(r"\s*\S+\s", literals[0]) is not None,
         longest=max(normalised, key=len),
         literal_len=literal_len,
+        wording=message if wording is not None else "",
+        versions=wording.versions if wording is not None else (),
     )
 
 
@@ -115,8 +122,11 @@ def short_class(name: str) -> str:
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, release: str | None = None) -> None:
         self.catalog = catalog
+        # The user's JAX release: its wording wins when two releases' wordings both match.
+        # Unknown: the newest catalogued release (an old-only wording should not win today's text).
+        self.release = release or catalog.jax_version or None
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
@@ -124,6 +134,10 @@ class Matcher:
             template = _build(entry)
             if template is not None:
                 self.templates.append(template)
+            for wording in entry.wordings:  # any release's wording reaches the entry
+                older = _build(entry, wording)
+                if older is not None:
+                    self.templates.append(older)
             for pattern in entry.patterns:
                 self.patterns.append((entry, re.compile(pattern, re.DOTALL | re.MULTILINE)))
         self._by_word: dict[str, list[Template]] = {}
@@ -135,7 +149,8 @@ class Matcher:
                 self._floating.append(template)
         self._fuzzy: dict[str, list[tuple[str, Entry]]] = {}
         for template in self.templates:
-            text = _norm(_PLACEHOLDER.sub(" ", template.entry.message.split("\n", 1)[0]))
+            message = template.wording or template.entry.message
+            text = _norm(_PLACEHOLDER.sub(" ", message.split("\n", 1)[0]))
             self._fuzzy.setdefault(short_class(template.entry.exception), []).append(
                 (text, template.entry)
             )
@@ -163,14 +178,14 @@ class Matcher:
         cls = short_class(exception)
         # Ranking: same class, pattern hit, literal specificity, curated, then entries without
         # patterns (a sub-case entry whose patterns missed should not win on a shared template).
-        best: tuple[tuple[int, int, int, int, int], Match] | None = None
+        best: tuple[tuple[int, int, int, int, int, int], Match] | None = None
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is None:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, specificity, entry.curated, 0)
+            key = (short_class(entry.exception) == cls, 1, True, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -182,6 +197,7 @@ class Matcher:
             key = (
                 short_class(template.entry.exception) == cls,
                 0,
+                self._in_release(template),
                 template.literal_len,
                 template.entry.curated,
                 not template.entry.patterns,
@@ -195,6 +211,13 @@ class Matcher:
             # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
             return Match(best[1].entry, best[1].fields, 85)
         return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0]))
+
+    def _in_release(self, template: Template) -> bool:
+        """Whether the user's release prints this wording (unknown release or releases: yes)."""
+        if self.release is None:
+            return True
+        versions = template.versions or template.entry.versions
+        return not versions or self.release in versions
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)

@@ -79,6 +79,7 @@ class JaxerrServer(LanguageServer):
             return
         self.interpreter = interpreter
         self.jax_release = jax_version_in(interpreter)
+        self._matcher = None  # rebuilt to prefer that release's wordings
         log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
 
     # -- catalog, loaded once in the background so that `initialize` answers at once --
@@ -94,7 +95,7 @@ class JaxerrServer(LanguageServer):
             if self._matcher is None:
                 from jaxerr_ls.catalog import Matcher
 
-                self._matcher = Matcher(self.catalog_future().result())
+                self._matcher = Matcher(self.catalog_future().result(), self.jax_release)
             return self._matcher
 
     # -- documents --

@@ -76,3 +76,16 @@ def test_releases_merge_into_one_index(tmp_path: Path) -> None:
     (entry,) = loaded.entries
     assert version == "0.10.2" and entry.versions == ("0.4.38", "0.10.2")
     assert entry.wordings[0].versions == ("0.4.38",)
+
+
+def test_older_wordings_reach_their_entry() -> None:
+    """Issue 10's examples, as JAX 0.4.x printed them, reach the entry of today's wording."""
+    from jaxerr_ls.catalog import Matcher, load_catalog
+
+    catalog = load_catalog()
+    matcher = Matcher(catalog)
+    found = matcher.match("NameError", "unbound axis name: x")
+    assert found is not None and found.entry.id == "collective-unbound-axis-name"
+    assert found.fields == {"name": "x"}
+    old = Matcher(catalog, "0.4.38").match("NameError", "unbound axis name: x")
+    assert old is not None and old.entry.id == "collective-unbound-axis-name"

@@ -20,6 +20,9 @@ def interpreter_setting(options: Any) -> str | None:
     """`{"interpreter": P}` or `{"jaxerr": {"interpreter": P}}` (initialization options or a
     workspace configuration section) -> P."""
     if isinstance(options, Mapping):
+        flat = options.get(f"jaxerr.{SETTING}")
+        if isinstance(flat, str) and flat.strip():
+            return flat.strip()
         inner = options.get("jaxerr")
         if isinstance(inner, Mapping):
             options = inner

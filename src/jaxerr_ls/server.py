@@ -60,11 +60,10 @@ async def read_settings(ls: JaxerrServer) -> None:
     except Exception as exc:  # noqa: BLE001 - settings are optional
         log.info("no workspace configuration (%s)", exc)
         return
-    if found:
-        ls.use_interpreter(found[0])
     value = predict.setting(found[0] if found else None)
     if value is not None:
         ls.set_predicting(value)
+    ls.use_interpreter(found[0] if found else None)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -77,7 +76,6 @@ async def configuration_changed(
         ls.set_predicting(value)
     else:
         await read_settings(ls)
-        await ls.ask_configuration()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

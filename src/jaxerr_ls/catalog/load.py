@@ -11,7 +11,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from sys import intern
 from typing import Any, Literal
@@ -406,6 +406,9 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
                 (by_site[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in by_site),
                 None,
             )
+            # Folded by raise site only: one site may serve several curated sub-cases, so its
+            # wordings are not this entry's.
+            entry = replace(entry, wordings=()) if owner is not None else entry
         if owner is None:
             rest.append(entry)
         else:

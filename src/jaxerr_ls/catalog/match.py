@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -39,6 +39,7 @@ class Template:
     literal_len: int
     message: str = ""  # the template text (the entry's message or one of its older wordings)
     current: bool = True  # the entry's own message, not an older wording
+    versions: tuple[str, ...] = ()  # releases printing this wording (() = the entry's releases)
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,9 @@ def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
 
-def _build(entry: Entry, message: str | None = None) -> Template | None:
-    message = entry.message if message is None else message
+def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
+    """The entry's message, or one of its older `wording`s, as a template."""
+    message = entry.message if wording is None else wording.message
     try:
         source, names, literals = compile_template(message)
     except TemplateError:
@@ -109,6 +111,7 @@ def _build(entry: Entry, message: str | None = None) -> Template | None:
         literal_len=literal_len,
         message=message,
         current=message == entry.message,
+        versions=wording.versions if wording is not None else (),
     )
 
 
@@ -120,11 +123,14 @@ def short_class(name: str) -> str:
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, release: str | None = None) -> None:
         self.catalog = catalog
         # Entries the newest catalogued release still raises rank above entries of older
         # releases only, when both match (the same error reworded or moved in JAX's source).
         self._newest = catalog.jax_version
+        # The user's JAX release: its wording wins when two releases' wordings both match.
+        # Unknown: the newest catalogued release (an old-only wording should not win today's text).
+        self.release = release or catalog.jax_version or None
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
@@ -135,7 +141,7 @@ class Matcher:
             # Older releases' wordings of the same error reach the same entry.
             for wording in entry.wordings:
                 if wording.message != entry.message:
-                    older = _build(entry, wording.message)
+                    older = _build(entry, wording)
                     if older is not None:
                         self.templates.append(older)
             for pattern in entry.patterns:
@@ -170,6 +176,13 @@ class Matcher:
             self._regexes[template.regex_source] = regex
         return regex
 
+    def in_release(self, template: Template) -> bool:
+        """Whether the user's release prints this wording (unknown release or releases: yes)."""
+        if self.release is None:
+            return True
+        versions = template.versions or template.entry.versions
+        return not versions or self.release in versions
+
     def live(self, entry: Entry) -> bool:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
@@ -186,7 +199,7 @@ class Matcher:
             if found is not None:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
-                key = (1, 1, 1, specificity, entry.curated, 0)
+                key = (1, 1, 1, 1, specificity, entry.curated, 0)
                 found_hits.append((key, Match(entry, fields, 100)))
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
@@ -196,6 +209,7 @@ class Matcher:
                 )
                 key = (
                     0,
+                    self.in_release(template),
                     template.current,
                     self.live(template.entry),
                     template.literal_len,
@@ -220,7 +234,7 @@ class Matcher:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, 1, 1, specificity, entry.curated, 0)
+            key = (short_class(entry.exception) == cls, 1, 1, 1, 1, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -232,6 +246,7 @@ class Matcher:
             key = (
                 short_class(template.entry.exception) == cls,
                 0,
+                self.in_release(template),
                 template.current,
                 self.live(template.entry),
                 template.literal_len,

@@ -30,7 +30,12 @@ class Built:
 
 
 def _asset(name: str) -> str:
-    return resources.files("jaxerr_ls.site").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
+    return (
+        resources.files("jaxerr_ls.site")
+        .joinpath("assets")
+        .joinpath(name)
+        .read_text(encoding="utf-8")
+    )
 
 
 def build_site(catalog: Catalog, out: Path, matcher: Matcher | None = None) -> Built:

@@ -172,7 +172,7 @@ def _catalog(args: argparse.Namespace) -> int:
 def _site(catalog: Catalog, out: Path) -> int:
     import time
 
-    from jaxerr_ls.site import SiteError, build_site
+    from jaxerr_ls.site.build import SiteError, build_site
 
     started = time.perf_counter()
     try:

@@ -21,6 +21,16 @@ from jaxerr_ls.lsp.watch import GLOB
 server = JaxerrServer()
 
 
+@server.feature(types.INITIALIZE)
+def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
+    ls.configure(params.initialization_options)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def configuration_changed(ls: JaxerrServer, params: types.DidChangeConfigurationParams) -> None:
+    ls.configure(params.settings)
+
+
 @server.feature(types.INITIALIZED)
 async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
     ls.catalog_future()
@@ -71,7 +81,8 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
-    return hover_result(target, api, catalog, markdown, lines, doc.position_codec)
+    codec = doc.position_codec
+    return hover_result(target, api, catalog, markdown, lines, codec, ls.settings.site_url)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -12,7 +12,7 @@ import pytest
 
 from jaxerr_ls.catalog import Catalog, load_catalog
 from jaxerr_ls.catalog.model import Entry, Site, Wording
-from jaxerr_ls.site import SiteError, build_site
+from jaxerr_ls.site.build import SiteError, build_site
 from jaxerr_ls.site.pages import api_page, entry_page
 from jaxerr_ls.site.related import errors_of_api
 

@@ -62,6 +62,7 @@ def hover_result(
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
+    site_url: str = "",
 ) -> types.Hover | None:
     entries = catalog.for_api(api)
     if not entries:
@@ -72,6 +73,8 @@ def hover_result(
         ServerTextPosition(target.line, target.name.end),
     )
     return types.Hover(
-        contents=types.MarkupContent(kind=kind, value=render_api_hover(api, entries, markdown)),
+        contents=types.MarkupContent(
+            kind=kind, value=render_api_hover(api, entries, markdown, site_url)
+        ),
         range=codec.range_to_client_units(lines, word),
     )

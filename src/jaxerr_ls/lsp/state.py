@@ -22,6 +22,7 @@ from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
 from jaxerr_ls.lsp import actions, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
+from jaxerr_ls.lsp.settings import Settings, read_settings
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
 from jaxerr_ls.tracebacks.locate import Workspace, read_lines
@@ -56,6 +57,7 @@ class JaxerrServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("jaxerr-ls", __version__, max_workers=4)
         self.store = Store()
+        self.settings = Settings()
         self._matcher: Matcher | None = None
         self._matcher_lock = threading.Lock()
         self._imports: dict[str, tuple[int | None, Mapping[str, str]]] = {}
@@ -64,6 +66,13 @@ class JaxerrServer(LanguageServer):
         self._poller: asyncio.Task[None] | None = None
         self._scanning = asyncio.Lock()
         self._actions: dict[Hashable, asyncio.Future[list[types.CodeAction]]] = {}
+
+    def configure(self, options: object) -> None:
+        """Apply settings from initializationOptions or didChangeConfiguration."""
+        self.settings, problems = read_settings(options, self.settings)
+        for problem in problems:
+            log.warning("%s", problem)
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, problem))
 
     # -- catalog, loaded once in the background so that `initialize` answers at once --
     def catalog_future(self) -> Future[Catalog]:
@@ -134,7 +143,9 @@ class JaxerrServer(LanguageServer):
 
             workspace = Workspace(where or Path.cwd())
             explanations = explain_text(text, self.matcher(), reader=reader, workspace=workspace)
-            items = items_for(explanations, workspace, reader, origin, path_uri)
+            items = items_for(
+                explanations, workspace, reader, origin, path_uri, self.settings.site_url
+            )
             return [e.to_json() for e in explanations], items
 
         loop = asyncio.get_running_loop()

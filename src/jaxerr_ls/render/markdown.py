@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.site.links import site_page
+
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Entry
 
@@ -40,8 +42,10 @@ def _fix(entry: Entry) -> str:
     return ""
 
 
-def _full_markdown(entry: Entry) -> list[str]:
+def _full_markdown(entry: Entry, site_url: str = "") -> list[str]:
     link = f" · [docs]({entry.docs})" if entry.docs else ""
+    if site_url:
+        link += f" · [page]({site_page(site_url, entry.id)})"
     out = [f"**{_escape(entry.exception)}**: {_escape(_message(entry))}"]
     if entry.curated:
         out[0] = f"**{_escape(entry.title)}** `{entry.id}`{link}  \n" + out[0]
@@ -55,7 +59,7 @@ def _full_markdown(entry: Entry) -> list[str]:
     return ["\n\n".join(out)]
 
 
-def _full_plain(entry: Entry) -> list[str]:
+def _full_plain(entry: Entry, site_url: str = "") -> list[str]:
     head = f"{entry.title} [{entry.id}]" if entry.curated else f"[{entry.id}]"
     out = [head, f"  {entry.exception}: {_message(entry)}"]
     if entry.meaning:
@@ -65,6 +69,8 @@ def _full_plain(entry: Entry) -> list[str]:
         out.append(f"  Fix: {fix}")
     if entry.docs:
         out.append(f"  Docs: {entry.docs}")
+    if site_url:
+        out.append(f"  Page: {site_page(site_url, entry.id)}")
     return ["\n".join(out)]
 
 
@@ -75,7 +81,9 @@ def _short(entry: Entry, markdown: bool) -> str:
     return f"- {entry.exception}: {text} [{entry.id}]"
 
 
-def render_api_hover(api: str, entries: Sequence[Entry], markdown: bool = True) -> str:
+def render_api_hover(
+    api: str, entries: Sequence[Entry], markdown: bool = True, site_url: str = ""
+) -> str:
     """What `api` can raise: the first FULL entries in full, then one line each, then a count."""
     count = len(entries)
     noun = "error" if count == 1 else "errors"
@@ -85,7 +93,7 @@ def render_api_hover(api: str, entries: Sequence[Entry], markdown: bool = True) 
         blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
     render = _full_markdown if markdown else _full_plain
     for entry in entries[:FULL]:
-        blocks += render(entry)
+        blocks += render(entry, site_url)
     rest = entries[FULL:]
     if rest:
         lines = [f"{'**' if markdown else ''}{len(rest)} more{'**' if markdown else ''}:"]

@@ -21,11 +21,19 @@ pytestmark = pytest.mark.editor
 CORPUS = Path(__file__).parents[1] / "corpus" / "out"
 CHROMIUM = next((c for c in ("/usr/bin/chromium", shutil.which("chromium")) if c), None)
 if CHROMIUM is None or not Path(CHROMIUM).exists():
-    pytest.skip("chromium not installed (run: bash scripts/setup-editors.sh .venv)", allow_module_level=True)
+    pytest.skip(
+        "chromium not installed (run: bash scripts/setup-editors.sh .venv)", allow_module_level=True
+    )
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Python playwright not installed (run scripts/setup-editors.sh)"
 )
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+]
 WAIT = 60_000  # ms: generous, the machine is shared
 
 
@@ -112,9 +120,21 @@ def test_paste_the_exception_line_alone(page: Any, site: Path, catalog: Catalog)
 
 def test_header_search_box_from_an_entry_page(page: Any, site: Path) -> None:
     page.goto((site / "errors" / "tracer-bool-conversion.html").as_uri())
-    page.fill("header input[name=q]", "Attempted boolean conversion of traced array with shape bool[].")
+    page.fill(
+        "header input[name=q]", "Attempted boolean conversion of traced array with shape bool[]."
+    )
     page.press("header input[name=q]", "Enter")
     page.wait_for_url("**/index.html?q=*", timeout=WAIT)
     first = page.locator("#results li").first.locator("a")
     first.wait_for(timeout=WAIT)
     assert first.get_attribute("href") == "errors/tracer-bool-conversion.html"
+
+
+def test_an_api_name_finds_its_page(page: Any, site: Path, catalog: Catalog) -> None:
+    assert catalog.for_api("jax.numpy.arange")
+    first = search(page, site, "arange")
+    assert first.get_attribute("href") == "apis/jax.numpy.arange.html"
+    first.click()
+    page.wait_for_url("**/apis/jax.numpy.arange.html", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "jax.numpy.arange"
+    assert page.locator("ol.errors li").count() == len(catalog.for_api("jax.numpy.arange"))

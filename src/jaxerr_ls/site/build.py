@@ -45,14 +45,16 @@ def build_site(catalog: Catalog, out: Path, matcher: Matcher | None = None) -> B
     for entry in catalog.entries:
         name = page_name(entry.id)
         files[f"errors/{name}.html"] = pages.entry_page(entry, catalog, related.related(entry))
-        files[f"api/errors/{name}.json"] = json.dumps(entry.full_json(), indent=1) + "\n"
+        files[f"api/errors/{name}.json"] = (
+            json.dumps(entry.full_json(), separators=(",", ":")) + "\n"
+        )
     apis = sorted(catalog.by_api)
     for api in apis:
         files[f"apis/{page_name(api)}.html"] = pages.api_page(api, errors_of_api(catalog, api))
     files["errors/index.html"] = pages.all_errors_page(catalog)
     files["apis/index.html"] = pages.all_apis_page([(a, len(catalog.by_api[a])) for a in apis])
     files["index.html"] = pages.index_page(catalog)
-    files["search-data.js"] = search_script(matcher or Matcher(catalog))
+    files["search-data.js"] = search_script(matcher or Matcher(catalog), apis)
     for asset in ASSETS:
         files[asset] = _asset(asset)
     size = _write(out, files)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from jaxerr_ls.catalog.match import FUZZY_CUTOFF, MAX_MESSAGE, Matcher
 
@@ -50,9 +51,10 @@ def js_regex(source: str) -> str:
     return "".join(out)
 
 
-def search_data(matcher: Matcher) -> dict[str, object]:
+def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]:
     """Entries, templates (in the matcher's order: ties go to the first, as in Python), curated
-    patterns and the fuzzy fallback's texts; entries are referred to by position."""
+    patterns and the fuzzy fallback's texts; entries are referred to by position. `apis` are the
+    API pages, for searches by name."""
     catalog = matcher.catalog
     position = {entry.id: n for n, entry in enumerate(catalog.entries)}
     entries = [
@@ -84,12 +86,13 @@ def search_data(matcher: Matcher) -> dict[str, object]:
         "templates": templates,
         "patterns": patterns,
         "fuzzy": fuzzy,
+        "apis": list(apis),
     }
 
 
-def search_script(matcher: Matcher) -> str:
+def search_script(matcher: Matcher, apis: Sequence[str] = ()) -> str:
     """`search-data.js`: one statement assigning the data to a global."""
-    data = json.dumps(search_data(matcher), ensure_ascii=True, separators=(",", ":"))
+    data = json.dumps(search_data(matcher, apis), ensure_ascii=True, separators=(",", ":"))
     # `</` cannot end a script here (loaded by src, but keep it inert if ever inlined).
     inert = data.replace("</", "<\\/")
     return f"window.{GLOBAL}={inert};\n"

@@ -14,7 +14,13 @@
     var item = document.createElement("li");
     var a = document.createElement("a");
     a.href = "errors/" + encodeURIComponent(entry[0]) + ".html";
-    a.textContent = entry[2];
+    // Titles mark code with backticks, as the pages do: <code> nodes, never HTML from data.
+    entry[2].split("`").forEach(function (part, n) {
+      if (!part) return;
+      var node = n % 2 ? document.createElement("code") : document.createTextNode(part);
+      if (n % 2) node.textContent = part;
+      a.appendChild(node);
+    });
     item.appendChild(a);
     var cls = document.createElement("span");
     cls.className = "cls";
@@ -37,6 +43,32 @@
     return out.slice(0, WORD_HITS);
   }
 
+  // API pages whose name ends with the query ("arange" -> jax.numpy.arange), shortest first.
+  function apiLinks(text) {
+    var word = text.trim();
+    if (!word || /\s/.test(word) || !data.apis) return [];
+    var lower = word.toLowerCase();
+    var found = data.apis.filter(function (name) {
+      var n = name.toLowerCase();
+      return n === lower || n.endsWith("." + lower) || (lower.indexOf(".") > 0 && n.indexOf(lower) >= 0);
+    });
+    found.sort(function (a, b) { return a.length - b.length || (a < b ? -1 : 1); });
+    return found.slice(0, 8).map(function (name) {
+      var item = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = "apis/" + encodeURIComponent(name) + ".html";
+      var code = document.createElement("code");
+      code.textContent = name;
+      a.appendChild(code);
+      item.appendChild(a);
+      var note = document.createElement("span");
+      note.className = "cls";
+      note.textContent = " · API: the errors it raises";
+      item.appendChild(note);
+      return item;
+    });
+  }
+
   function run() {
     var text = query.value;
     results.textContent = "";
@@ -49,13 +81,15 @@
       results.appendChild(link(match.entry, "match " + match.score + (fields.length ? " · " + fields.join(", ") : "")));
       shown[match.entry] = true;
     }
+    var apis = match ? [] : apiLinks(text);
+    apis.forEach(function (item) { results.appendChild(item); });
     var words = text.length <= 200 ? byWords(text).filter(function (i) { return !shown[i]; }) : [];
     words.forEach(function (i) { results.appendChild(link(i, "")); });
     var head = found.exception ? found.exception + ": " : "";
     var line = (head + found.message.split("\n")[0]).slice(0, 160);
     status.textContent = match
       ? "Matched " + line
-      : (words.length ? "No message matched; entries with these words:" : "No entry matches " + line);
+      : (words.length || apis.length ? "No message matched; APIs and entries with these words:" : "No entry matches " + line);
   }
 
   var timer = null;

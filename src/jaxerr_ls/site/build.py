@@ -40,6 +40,13 @@ def _asset(name: str) -> str:
 
 def build_site(catalog: Catalog, out: Path, matcher: Matcher | None = None) -> Built:
     """Write the whole site under `out` (created; files already there are overwritten)."""
+    files = render_files(catalog, matcher or Matcher(catalog))
+    size = write_files(out, files)
+    return Built(len(files), size, len(catalog.entries), len(catalog.by_api))
+
+
+def render_files(catalog: Catalog, matcher: Matcher) -> dict[str, str]:
+    """Every file of the site, by its path relative to the site's root (pure)."""
     files: dict[str, str] = {}
     related = RelatedIndex(catalog)
     for entry in catalog.entries:
@@ -54,14 +61,13 @@ def build_site(catalog: Catalog, out: Path, matcher: Matcher | None = None) -> B
     files["errors/index.html"] = pages.all_errors_page(catalog)
     files["apis/index.html"] = pages.all_apis_page([(a, len(catalog.by_api[a])) for a in apis])
     files["index.html"] = pages.index_page(catalog)
-    files["search-data.js"] = search_script(matcher or Matcher(catalog), apis)
+    files["search-data.js"] = search_script(matcher, apis)
     for asset in ASSETS:
         files[asset] = _asset(asset)
-    size = _write(out, files)
-    return Built(len(files), size, len(catalog.entries), len(apis))
+    return files
 
 
-def _write(out: Path, files: dict[str, str]) -> int:
+def write_files(out: Path, files: dict[str, str]) -> int:
     total = 0
     try:
         for folder in ("", "errors", "apis", "api/errors"):

@@ -118,12 +118,23 @@
     if (!choices || !firstLine) return null;
     var query = codePoints(firstLine).slice(0, 300);
     var cutoff = this.data.fuzzyCutoff;
+    // Characters shared (as multisets) bound the common subsequence from above: choices that
+    // cannot reach the cutoff even so are skipped without the quadratic comparison.
+    var have = new Map();
+    query.forEach(function (ch) { have.set(ch, (have.get(ch) || 0) + 1); });
     var best = null;
     for (var i = 0; i < choices.length; i++) {
       var choice = codePoints(choices[i][0]);
       var total = query.length + choice.length;
-      // The score cannot reach the cutoff when the lengths differ this much.
       if (total && (200 * Math.min(query.length, choice.length)) / total < cutoff) continue;
+      var used = new Map();
+      var shared = 0;
+      for (var c = 0; c < choice.length; c++) {
+        var count = (used.get(choice[c]) || 0) + 1;
+        used.set(choice[c], count);
+        if (count <= (have.get(choice[c]) || 0)) shared++;
+      }
+      if (total && (200 * shared) / total < cutoff) continue;
       var score = ratio(query, choice);
       if (score >= cutoff && (best === null || score > best.score)) best = { entry: choices[i][1], score: score };
     }

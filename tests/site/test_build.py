@@ -125,3 +125,15 @@ def test_unwritable_out_is_a_clear_error(catalog: Catalog, tmp_path: Path) -> No
     blocker.write_text("not a folder")
     with pytest.raises(SiteError, match="cannot write"):
         build_site(Catalog.of(catalog.curated[:2]), blocker / "site")
+
+
+def test_prose_markup_is_ours_and_code_stays_literal() -> None:
+    from jaxerr_ls.site.text import inline
+
+    html = inline(
+        "index *arrays*: `x*y*z` and a * b, **not** <b>, see https://docs.jax.dev/a.html."
+    )
+    assert html == (
+        "index <em>arrays</em>: <code>x*y*z</code> and a * b, <strong>not</strong> &lt;b&gt;, "
+        'see <a href="https://docs.jax.dev/a.html">https://docs.jax.dev/a.html</a>.'
+    )

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 _CODE = re.compile(r"`([^`\n]+)`")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![\w*])")
 _URL = re.compile(r"(?<![\"'=])\bhttps?://[^\s<>&\"')]+[^\s<>&\"').,;:]")
 _PLACEHOLDER = re.compile(r"\{(\w*)\}")
 JAX_REPO = "https://github.com/jax-ml/jax/blob"
@@ -19,10 +20,20 @@ def esc(text: str) -> str:
 
 
 def inline(text: str) -> str:
-    """Catalog prose: `code`, **bold** and bare links; everything else escaped."""
-    html = esc(text)
-    html = _CODE.sub(r"<code>\1</code>", html)
-    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    """Catalog prose: `code`, **bold**, *emphasis* and bare links; everything else escaped."""
+    out: list[str] = []
+    position = 0
+    for code in _CODE.finditer(text):
+        out.append(_words(text[position : code.start()]))
+        out.append(f"<code>{esc(code.group(1))}</code>")
+        position = code.end()
+    out.append(_words(text[position:]))
+    return "".join(out)
+
+
+def _words(text: str) -> str:
+    html = _BOLD.sub(r"<strong>\1</strong>", esc(text))
+    html = _EMPHASIS.sub(r"<em>\1</em>", html)
     return _URL.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', html)
 
 

@@ -137,3 +137,21 @@ def test_prose_markup_is_ours_and_code_stays_literal() -> None:
         "index <em>arrays</em>: <code>x*y*z</code> and a * b, <strong>not</strong> &lt;b&gt;, "
         'see <a href="https://docs.jax.dev/a.html">https://docs.jax.dev/a.html</a>.'
     )
+
+
+def test_errors_nearby_share_apis_or_the_raising_function(catalog: Catalog) -> None:
+    from jaxerr_ls.site.related import RelatedIndex
+
+    related = RelatedIndex(catalog)
+    # Generated entries without APIs still get neighbours: the errors of the same JAX function.
+    lonely = [e for e in catalog.entries if not e.apis and e.raised_at]
+    assert lonely
+    for entry in lonely[:200]:
+        for other in related.related(entry):
+            files = {site.file for site in other.raised_at}
+            assert files & {site.file for site in entry.raised_at} or set(other.apis) & set(
+                entry.apis
+            )
+    with_apis = next(e for e in catalog.entries if not e.curated and len(e.apis) == 1)
+    near = related.related(with_apis)
+    assert near and all(o.id != with_apis.id and o.id not in with_apis.related for o in near)

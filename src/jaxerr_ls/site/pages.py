@@ -121,7 +121,8 @@ def _links(entries: Sequence[Entry]) -> str:
 
 
 def entry_page(entry: Entry, catalog: Catalog, related_by_apis: Sequence[Entry]) -> str:
-    """The error page of one entry."""
+    """The error page of one entry; `related_by_apis` are the errors nearby (same APIs, same
+    JAX function or file, same class)."""
     kind = "curated" if entry.curated else "generated from JAX's source"
     head = (
         f"<h1>{inline(entry.title)}</h1>"
@@ -147,7 +148,7 @@ def entry_page(entry: Entry, catalog: Catalog, related_by_apis: Sequence[Entry])
             _section("Situations", _items(entry.situations)),
             _section("APIs that raise it", _apis(entry), "apis"),
             _section("Related", _links(named), "related"),
-            _section("Errors of the same APIs", _links(related_by_apis), "same-apis"),
+            _section("Errors nearby", _links(related_by_apis), "nearby"),
             _section("Documentation", docs, "docs"),
         ]
     )

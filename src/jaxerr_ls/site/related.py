@@ -1,12 +1,14 @@
-"""Which entries go together on the site: errors of the same APIs (and class), and an API's
-errors ordered by how directly it raises them."""
+"""Which entries go together on the site: errors of the same APIs, raised in the same JAX function
+or file, of the same class; and an API's errors ordered by how directly it raises them."""
 
 from __future__ import annotations
 
 from jaxerr_ls.catalog.model import Catalog, Entry
 
-# An API that reaches more errors than this says little about how two of them are related.
+# An API (or a JAX file) that reaches more errors than this says little about how two are related.
 MAX_SHARED = 150
+MAX_FILE = 300
+FILE_WEIGHT = 0.5  # a shared file counts half as much as a shared function
 RELATED = 8
 SAME_CLASS = 1.5  # weight of a shared exception class
 
@@ -39,16 +41,38 @@ class RelatedIndex:
             for api, entries in catalog.by_api.items()
             if len(entries) <= MAX_SHARED
         }
+        self._by_place: dict[tuple[str, str], list[Entry]] = {}
+        for entry in catalog.entries:
+            for place in self._places(entry):
+                self._by_place.setdefault(place, []).append(entry)
+
+    @staticmethod
+    def _places(entry: Entry) -> set[tuple[str, str]]:
+        """The JAX functions (file, name) and files (file, "") that raise the entry."""
+        places: set[tuple[str, str]] = set()
+        for site in entry.raised_at:
+            places.add((site.file, site.function))
+            places.add((site.file, ""))
+        return places
 
     def related(self, entry: Entry, limit: int = RELATED) -> list[Entry]:
         scores: dict[str, float] = {}
-        for api in entry.apis:
-            weight = self._weight.get(api)
-            if weight is None:
-                continue
-            for other in self.catalog.by_api[api]:
+
+        def add(others: list[Entry] | tuple[Entry, ...], weight: float) -> None:
+            for other in others:
                 if other.id != entry.id:
                     scores[other.id] = scores.get(other.id, 0.0) + weight
+
+        for api in entry.apis:
+            weight = self._weight.get(api)
+            if weight is not None:
+                add(self.catalog.by_api[api], weight)
+        for place in self._places(entry):
+            group = self._by_place[place]
+            if place[1]:
+                add(group, 1.0 / len(group))
+            elif len(group) <= MAX_FILE:
+                add(group, FILE_WEIGHT / len(group))
         cls = _short(entry.exception)
         ranked: list[tuple[float, bool, str]] = []
         for other_id, score in scores.items():

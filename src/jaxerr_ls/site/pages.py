@@ -45,7 +45,7 @@ def _items(texts: Sequence[str]) -> str:
 def _entry_link(entry: Entry, up: str = "../") -> str:
     mark = ' <span class="badge">curated</span>' if entry.curated else ""
     return (
-        f'<a href="{up}errors/{page_name(entry.id)}.html">{esc(entry.title)}</a>{mark} '
+        f'<a href="{up}errors/{page_name(entry.id)}.html">{inline(entry.title)}</a>{mark} '
         f'<span class="cls">{esc(entry.exception)}</span>'
     )
 
@@ -194,7 +194,7 @@ def index_page(catalog: Catalog) -> str:
         "<p>Paste an error message or a whole traceback: the last exception is looked up with "
         "the same rules as <code>jaxerr-ls explain</code>, in this page, offline. Words work "
         "too.</p>"
-        '<textarea id="query" rows="6" spellcheck="false" '
+        '<textarea id="query" rows="6" spellcheck="false" aria-label="Error message or traceback" '
         'placeholder="TypeError: ... or Traceback (most recent call last): ..."></textarea>'
         '<p id="status" class="dim" aria-live="polite"></p><ol id="results"></ol>'
         f"<p>{len(catalog.entries)} errors ({release}{len(catalog.curated)} curated) · "

@@ -140,7 +140,8 @@ def _explain(source: str, as_json: bool, root: Path | None) -> int:
 def _catalog(args: argparse.Namespace) -> int:
     from jaxerr_ls.catalog import load_catalog
     from jaxerr_ls.catalog.validate import validate_catalog
-    from jaxerr_ls.render.terminal import render_entry
+    from jaxerr_ls.render.facts import catalog_releases
+    from jaxerr_ls.render.terminal import render_entry_page
 
     catalog = load_catalog()
     if args.action == "site":
@@ -155,8 +156,7 @@ def _catalog(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(entry.full_json(), indent=2))
         else:
-            print(entry.exception + ": " + entry.message)
-            print("\n".join(render_entry(entry, _style())))
+            print("\n".join(render_entry_page(entry, catalog_releases(catalog), _style())))
         return 0
     problems = validate_catalog(catalog)
     for problem in problems:

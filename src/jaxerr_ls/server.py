@@ -23,17 +23,23 @@ server = JaxerrServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
+    ls.use_interpreter(params.initialization_options)
     ls.configure(params.initialization_options)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-def configuration_changed(ls: JaxerrServer, params: types.DidChangeConfigurationParams) -> None:
+async def configuration_changed(
+    ls: JaxerrServer, params: types.DidChangeConfigurationParams
+) -> None:
+    ls.use_interpreter(params.settings)
     ls.configure(params.settings)
+    await ls.ask_configuration()
 
 
 @server.feature(types.INITIALIZED)
 async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
     ls.catalog_future()
+    ls.background(ls.ask_configuration())
     watched = ls.client_capabilities.workspace
     files = watched.did_change_watched_files if watched else None
     if files is not None and files.dynamic_registration:
@@ -81,8 +87,9 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
+    release, site_url = ls.jax_release, ls.settings.site_url
     codec = doc.position_codec
-    return hover_result(target, api, catalog, markdown, lines, codec, ls.settings.site_url)
+    return hover_result(target, api, catalog, markdown, lines, codec, release, site_url)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

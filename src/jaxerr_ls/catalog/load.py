@@ -6,6 +6,7 @@ never raises for bad data.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
-from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
+from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site, Wording
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
 
 if sys.version_info >= (3, 11):
@@ -212,18 +213,24 @@ def load_curated(directory: Path, label: str = "catalog/curated") -> Loaded:
 
 
 def load_index(path: Path) -> tuple[Loaded, str]:
-    """The generated index of raise sites; returns the entries and the JAX version."""
+    """The generated index of raise sites (one release's `jax-<v>.json`, or the multi-release
+    `releases.json.gz`); returns the entries and the (newest) JAX version."""
     label = f"catalog/index/{path.name}"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raw_bytes = path.read_bytes()
+        if path.suffix == ".gz":
+            raw_bytes = gzip.decompress(raw_bytes)
+        data = json.loads(raw_bytes.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, EOFError) as exc:
         return Loaded((), (f"{label}: not readable JSON: {exc}",)), ""
     version = data.get("jax_version", "") if isinstance(data, dict) else ""
     raw_errors = data.get("errors", []) if isinstance(data, dict) else []
+    releases = data.get("releases", []) if isinstance(data, dict) else []
+    decode = _Releases(releases if isinstance(releases, list) else [], str(version))
     entries: list[Entry] = []
     problems: list[str] = []
     for number, raw in enumerate(raw_errors if isinstance(raw_errors, list) else []):
-        fast = _generated_entry(raw, str(version))
+        fast = _generated_entry(raw, str(version), decode)
         if fast is not None:
             entries.append(fast)
             continue
@@ -236,16 +243,39 @@ def load_index(path: Path) -> tuple[Loaded, str]:
     return Loaded(tuple(entries), tuple(problems)), str(version)
 
 
-_GENERATED_FIELDS = frozenset({"id", "exception", "message", "title", "apis", "raised_at"})
+class _Releases:
+    """Bit masks over the index's `releases` -> version tuples, one shared tuple per mask."""
+
+    def __init__(self, releases: list[object], newest: str) -> None:
+        self.releases = [str(r) for r in releases]
+        self.newest = newest
+        self._memo: dict[int, tuple[str, ...]] = {}
+
+    def __call__(self, mask: object) -> tuple[str, ...] | None:
+        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0:
+            return None
+        found = self._memo.get(mask)
+        if found is None:
+            found = tuple(r for i, r in enumerate(self.releases) if mask >> i & 1)
+            self._memo[mask] = found
+        return found
 
 
-def _generated_entry(raw: object, version: str) -> Entry | None:
+_GENERATED_FIELDS = frozenset(
+    {"id", "exception", "message", "title", "apis", "raised_at", "api_depths", "versions"}
+    | {"wordings"}
+)
+
+
+def _generated_entry(raw: object, version: str, decode: _Releases | None = None) -> Entry | None:
     """The common, well-formed index error built directly (the index loads on every server
     start); anything unusual returns None and goes through the full validation instead."""
     if not isinstance(raw, dict) or not raw.keys() <= _GENERATED_FIELDS:
         return None
+    decode = decode or _Releases([], version)
     entry_id, exception, message = raw.get("id"), raw.get("exception"), raw.get("message")
     title, apis, sites = raw.get("title", ""), raw.get("apis", []), raw.get("raised_at", [])
+    depths = raw.get("api_depths", [])
     if not (
         isinstance(entry_id, str)
         and ID_RE.match(entry_id)
@@ -257,8 +287,22 @@ def _generated_entry(raw: object, version: str) -> Entry | None:
         and isinstance(apis, list)
         and all(isinstance(api, str) for api in apis)
         and isinstance(sites, list)
+        and isinstance(depths, list)
+        and (not depths or len(depths) == len(apis))
+        and all(isinstance(d, int) for d in depths)
     ):
         return None
+    versions = decode(raw["versions"]) if "versions" in raw else ()
+    if versions is None:
+        return None
+    wordings: list[Wording] = []
+    for wording in raw.get("wordings", []):
+        if not isinstance(wording, dict) or not isinstance(wording.get("message"), str):
+            return None
+        used = decode(wording.get("versions", 0))
+        if used is None:
+            return None
+        wordings.append(Wording(wording["message"], used))
     built: list[Site] = []
     for site in sites:
         if not (
@@ -267,9 +311,19 @@ def _generated_entry(raw: object, version: str) -> Entry | None:
             and isinstance(site.get("line"), int)
             and site["line"] > 0
             and isinstance(site.get("function"), str)
+            and isinstance(site.get("condition", ""), str)
+            and isinstance(site.get("jax", version), str)
         ):
             return None
-        built.append(Site(site["file"], site["line"], site["function"], version))
+        built.append(
+            Site(
+                site["file"],
+                site["line"],
+                site["function"],
+                site.get("jax", version),
+                site.get("condition", ""),
+            )
+        )
     return Entry(
         id=entry_id,
         exception=exception,
@@ -278,12 +332,16 @@ def _generated_entry(raw: object, version: str) -> Entry | None:
         curated=False,
         apis=tuple(apis),
         raised_at=tuple(built),
+        versions=versions,
+        wordings=tuple(wordings),
+        api_depths=tuple(depths),
     )
 
 
 def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
-    """Curated entries first; a generated entry with the same message (or the same raise site)
-    as a curated one is folded into it, lending it the APIs that reach it."""
+    """Curated entries first; a generated entry with the same message (in any release's wording)
+    or the same raise site as a curated one is folded into it, lending it the APIs that reach it
+    (curated APIs count as direct), the releases that raise it and its other wordings."""
     curated = list(curated)
     by_key: dict[tuple[str, str], int] = {}
     by_site: dict[tuple[str, int], int] = {}
@@ -291,10 +349,17 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
         by_key[(entry.exception, entry.message)] = position
         for site in entry.raised_at:
             by_site[(site.file, site.line)] = position
-    extra_apis: dict[int, list[str]] = {}
+    folded: dict[int, list[Entry]] = {}
     rest: list[Entry] = []
     for entry in generated:
-        owner = by_key.get((entry.exception, entry.message))
+        owner = next(
+            (
+                by_key[(entry.exception, text)]
+                for text in (entry.message, *(w.message for w in entry.wordings))
+                if (entry.exception, text) in by_key
+            ),
+            None,
+        )
         if owner is None:
             owner = next(
                 (by_site[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in by_site),
@@ -303,18 +368,56 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
         if owner is None:
             rest.append(entry)
         else:
-            extra_apis.setdefault(owner, []).extend(entry.apis)
-    merged = []
-    for position, entry in enumerate(curated):
-        apis = tuple(dict.fromkeys([*entry.apis, *extra_apis.get(position, [])]))
-        merged.append(entry if apis == entry.apis else _with_apis(entry, apis))
+            folded.setdefault(owner, []).append(entry)
+    merged = [
+        _fold(entry, folded[position]) if position in folded else entry
+        for position, entry in enumerate(curated)
+    ]
     return merged + rest
 
 
-def _with_apis(entry: Entry, apis: tuple[str, ...]) -> Entry:
+_NAMED = re.compile(r"\{[^{}]*\}")
+
+
+def _shape(template: str) -> str:
+    return " ".join(_NAMED.sub("{}", template).split())
+
+
+def _fold(entry: Entry, found: list[Entry]) -> Entry:
     from dataclasses import replace
 
-    return replace(entry, apis=apis)
+    from jaxerr_ls.catalog.versions import version_key
+
+    depths = dict.fromkeys(entry.apis, 0)
+    for other in found:
+        for api, depth in zip(other.apis, other.api_depths or (0,) * len(other.apis), strict=True):
+            depths.setdefault(api, depth)
+    apis = tuple(depths)
+    versions = tuple(
+        sorted(
+            {v for other in found for v in other.versions} | set(entry.versions), key=version_key
+        )
+    )
+    # Every wording the generated entries know, the curated message's own releases excepted.
+    wordings: dict[str, set[str]] = {w.message: set(w.versions) for w in entry.wordings}
+    shape = _shape(entry.message)
+    for other in found:
+        for text, used in (
+            (other.message, other.versions),
+            *((w.message, w.versions) for w in other.wordings),
+        ):
+            if _shape(text) != shape:  # not the curated message with other placeholder names
+                wordings.setdefault(text, set()).update(used)
+    extra = tuple(
+        Wording(text, tuple(sorted(used, key=version_key))) for text, used in wordings.items()
+    )
+    return replace(
+        entry,
+        apis=apis,
+        api_depths=tuple(depths.values()),
+        versions=versions,
+        wordings=extra,
+    )
 
 
 def load_catalog(

@@ -162,7 +162,7 @@ class Catalog:
             for api in entry.apis:
                 api_lists.setdefault(api, []).append(entry)
         by_api = {
-            api: tuple(sorted(found, key=lambda e: (not e.curated, -e.frequency, e.id)))
+            api: tuple(sorted(found, key=lambda e, a=api: _api_rank(e, a)))  # type: ignore[misc]
             for api, found in api_lists.items()
         }
         return cls(
@@ -184,3 +184,18 @@ class Catalog:
     @property
     def curated(self) -> tuple[Entry, ...]:
         return tuple(e for e in self.entries if e.curated)
+
+
+def depth_of(entry: Entry, api: str) -> int:
+    """Calls between `api` and the entry's raise (0 = its own body); curated and unknown: 0."""
+    if not entry.api_depths:
+        return 0
+    try:
+        return entry.api_depths[entry.apis.index(api)]
+    except (ValueError, IndexError):
+        return 0
+
+
+def _api_rank(entry: Entry, api: str) -> tuple[int, bool, int, str]:
+    """An API's errors: what its own body raises first, then curated and most common."""
+    return (depth_of(entry, api), not entry.curated, -entry.frequency, entry.id)

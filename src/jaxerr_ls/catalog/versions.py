@@ -46,8 +46,15 @@ def shipped_indexes(index_dir: Path) -> dict[str, Path]:
     return found
 
 
+MULTI_INDEX = "releases.json.gz"  # every release 0.4.26-0.10.2 in one file
+
+
 def pick_index(index_dir: Path, installed: str | None) -> Path | None:
-    """The index of the installed JAX version when shipped, else the newest one shipped."""
+    """The multi-release index when shipped; else the index of the installed JAX version when
+    shipped, else the newest one shipped."""
+    multi = index_dir / MULTI_INDEX
+    if multi.is_file():
+        return multi
     shipped = shipped_indexes(index_dir)
     if not shipped:
         return None

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxerr_ls.extract.apis import Resolver, build_graph, public_roots, reach
+from jaxerr_ls.extract.apis import MAX_HOPS, Resolver, build_graph, public_roots, reach
 from jaxerr_ls.extract.index import (
     IndexedError,
     group_errors,
@@ -20,6 +20,7 @@ from jaxerr_ls.extract.index import (
     site_apis,
     skip_counts,
 )
+from jaxerr_ls.extract.releases import Change, Release, merge_releases, render_releases
 from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.source import Source, SourceError, read_source
 from jaxerr_ls.extract.walk import ModuleFacts, analyse
@@ -83,7 +84,7 @@ def _analyse_all(source: Source, jobs: int) -> list[tuple[str, ModuleFacts | str
     return sorted(out, key=lambda pair: pair[0])
 
 
-def extract_source(source: Source, jobs: int = 2) -> Extraction:
+def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> Extraction:
     analysed = _analyse_all(source, jobs)
     modules: dict[str, ModuleFacts] = {}
     skipped: list[Skipped] = []
@@ -97,7 +98,7 @@ def extract_source(source: Source, jobs: int = 2) -> Extraction:
         resolver = Resolver(modules)
         graph = build_graph(modules, resolver)
         roots = public_roots(modules, resolver)
-        reached = reach(graph, roots)
+        reached = reach(graph, roots, max_hops)
     sites = tuple(sorted((s for m in modules.values() for s in m.sites), key=_site_key))
     errors = tuple(group_errors(site_apis(sites, reached, roots)))
     return Extraction(
@@ -114,15 +115,29 @@ def _site_key(site: RaiseSite) -> tuple[str, int]:
     return (site.file, site.line)
 
 
-def extract(path: Path, jobs: int = 2) -> Extraction:
-    return extract_source(read_source(path), jobs)
+def extract(path: Path, jobs: int = 2, max_hops: int = MAX_HOPS) -> Extraction:
+    return extract_source(read_source(path), jobs, max_hops)
 
 
-def default_out(version: str) -> Path:
-    """`catalog/index/` of this repository when running from a checkout, else under the cwd."""
+MULTI_INDEX = "releases.json.gz"
+
+
+def default_out(version: str | None) -> Path:
+    """`catalog/index/` of this repository when running from a checkout, else under the cwd;
+    `jax-<version>.json` for one release, `releases.json.gz` (version None) for several."""
     repo = Path(__file__).resolve().parents[3]
     base = repo if (repo / "pyproject.toml").is_file() and (repo / "catalog").is_dir() else Path()
-    return base / "catalog" / "index" / f"jax-{version}.json"
+    return base / "catalog" / "index" / (f"jax-{version}.json" if version else MULTI_INDEX)
+
+
+def changes_table(changes: Sequence[Change]) -> str:
+    lines = ["  templates changed per release (vs the release before):"]
+    for change in changes:
+        lines.append(
+            f"    {change.version:>9}  +{change.added:<4d} -{change.removed:<4d}"
+            f" ({change.reworded} reworded at the same raise site)"
+        )
+    return "\n".join(lines)
 
 
 def summary(result: Extraction, seconds: float, examples: int = 3) -> str:
@@ -148,21 +163,55 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="jaxerr-ls catalog extract",
         description="Index every raise with a literal message in a JAX source tree, "
-        "installed jax package directory or jax wheel.",
+        "installed jax package directory or jax wheel. Given several (e.g. every wheel of "
+        "/work/wheels), write one multi-release index storing each template once with the "
+        "releases that raise it.",
     )
-    parser.add_argument("--from", dest="source", required=True, type=Path, metavar="PATH")
+    parser.add_argument(
+        "--from",
+        dest="sources",
+        required=True,
+        type=Path,
+        metavar="PATH",
+        nargs="+",
+        action="extend",
+    )
     parser.add_argument("--out", type=Path, default=None, metavar="FILE")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument(
+        "--max-hops",
+        type=int,
+        default=MAX_HOPS,
+        help=f"calls followed from a public API to a raise (default {MAX_HOPS})",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     started = time.perf_counter()
+    results: list[Extraction] = []
     try:
-        result = extract(args.source, jobs=args.jobs)
+        for source in args.sources:
+            results.append(extract(source, jobs=args.jobs, max_hops=args.max_hops))
     except (SourceError, OSError) as exc:
         print(f"jaxerr-ls catalog extract: {exc}", file=sys.stderr)
         return 2
-    out: Path = args.out or default_out(result.version)
+    if len(results) == 1:
+        result = results[0]
+        out: Path = args.out or default_out(result.version)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(result.render(), encoding="utf-8")
+        print(summary(result, time.perf_counter() - started))
+        print(f"  wrote {out}")
+        return 0
+    document, changes = merge_releases(Release(r.version, r.source, r.errors) for r in results)
+    out = args.out or default_out(None)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result.render(), encoding="utf-8")
-    print(summary(result, time.perf_counter() - started))
-    print(f"  wrote {out}")
+    out.write_bytes(render_releases(document))
+    errors = document["errors"]
+    assert isinstance(errors, list)
+    wordings = sum(1 + len(e.get("wordings", [])) for e in errors)
+    print(f"{len(results)} releases: {', '.join(str(v) for v in document['releases'])}")  # type: ignore[attr-defined]
+    print(changes_table(changes))
+    print(f"  entries: {len(errors)}; wordings (templates stored): {wordings}")
+    print(
+        f"  took {time.perf_counter() - started:.1f} s; wrote {out} ({out.stat().st_size:,} bytes)"
+    )
     return 0

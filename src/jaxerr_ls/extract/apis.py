@@ -204,9 +204,9 @@ def exported_names(facts: ModuleFacts) -> list[str]:
 
 def reach(
     graph: Graph, roots: Mapping[Node, set[str]], max_hops: int = MAX_HOPS
-) -> dict[Node, set[str]]:
-    """Node -> public APIs that reach it within `max_hops` calls (0-1 breadth-first search)."""
-    reached: dict[Node, set[str]] = {}
+) -> dict[Node, dict[str, int]]:
+    """Node -> {public API: fewest calls from it} within `max_hops` calls (0-1 breadth-first)."""
+    reached: dict[Node, dict[str, int]] = {}
     for root in sorted(roots):
         apis = roots[root]
         best: dict[Node, int] = {root: 0}
@@ -220,6 +220,9 @@ def reach(
                     best[callee] = total
                     # Zero-cost edges go first so costs stay minimal.
                     (queue.appendleft if step == 0 else queue.append)(callee)
-        for node in best:
-            reached.setdefault(node, set()).update(apis)
+        for node, depth in best.items():
+            found = reached.setdefault(node, {})
+            for api in apis:
+                if depth < found.get(api, max_hops + 1):
+                    found[api] = depth
     return reached

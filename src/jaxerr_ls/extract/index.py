@@ -14,6 +14,9 @@ from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.source import module_name
 
 FORMAT = 1
+# A module named after an API (`jax/_src/shard_map.py` for `jax.shard_map`) is its machinery,
+# but reached through tables: ranked after what calls show more directly.
+NAMESAKE_DEPTH = 2
 GENERATOR = "jaxerr-ls catalog extract"
 TITLE_LIMIT = 80
 _CLAUSE_END = re.compile(r"(?<=[^.\s])(?:[.;:!?](?=\s|$))|\n")
@@ -25,8 +28,9 @@ class IndexedError:
     exception: str
     message: str
     title: str
-    apis: tuple[str, ...]
+    apis: tuple[str, ...]  # most direct first
     raised_at: tuple[RaiseSite, ...]
+    api_depths: tuple[int, ...] = ()  # parallel to `apis`: calls from the API to the raise
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -35,10 +39,22 @@ class IndexedError:
             "message": self.message,
             "title": self.title,
             "apis": list(self.apis),
-            "raised_at": [
-                {"file": s.file, "line": s.line, "function": s.function} for s in self.raised_at
-            ],
+            "api_depths": list(self.api_depths),
+            "raised_at": [site_json(s) for s in self.raised_at],
         }
+
+
+def site_json(site: RaiseSite) -> dict[str, object]:
+    data: dict[str, object] = {"file": site.file, "line": site.line, "function": site.function}
+    if site.condition:
+        data["condition"] = site.condition
+    return data
+
+
+def ordered_apis(depths: Mapping[str, int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """APIs most direct first (then by name), with their depths."""
+    pairs = sorted(depths.items(), key=lambda kv: (kv[1], kv[0]))
+    return tuple(a for a, _ in pairs), tuple(d for _, d in pairs)
 
 
 def error_id(exception: str, template: str) -> str:
@@ -61,35 +77,46 @@ def title_of(template: str) -> str:
 
 
 def site_apis(
-    sites: Iterable[RaiseSite], reached: Mapping[Node, set[str]], roots: Mapping[Node, set[str]]
-) -> dict[RaiseSite, frozenset[str]]:
+    sites: Iterable[RaiseSite],
+    reached: Mapping[Node, Mapping[str, int]],
+    roots: Mapping[Node, set[str]],
+    namesake_depth: int = NAMESAKE_DEPTH,
+) -> dict[RaiseSite, dict[str, int]]:
     """The APIs reaching each site's function, plus the export a module is named after
     (`jax/_src/shard_map.py` -> `jax.shard_map`): such a module is that API's machinery, much of
-    it reached only through tables (eager rules, lowerings) that calls cannot show."""
-    out: dict[RaiseSite, frozenset[str]] = {}
+    it reached only through tables (eager rules, lowerings) that calls cannot show; it counts
+    as `namesake_depth` calls away unless calls reach the site more directly."""
+    out: dict[RaiseSite, dict[str, int]] = {}
     for site in sites:
         module = module_name(site.file)
-        namesake = roots.get((module, module.rsplit(".", 1)[-1]), set())
-        out[site] = frozenset(reached.get((module, site.function), set()) | namesake)
+        depths = {
+            api: namesake_depth for api in roots.get((module, module.rsplit(".", 1)[-1]), set())
+        }
+        for api, depth in reached.get((module, site.function), {}).items():
+            depths[api] = min(depth, depths.get(api, depth))
+        out[site] = depths
     return out
 
 
-def group_errors(apis_by_site: Mapping[RaiseSite, frozenset[str]]) -> list[IndexedError]:
+def group_errors(apis_by_site: Mapping[RaiseSite, Mapping[str, int]]) -> list[IndexedError]:
     groups: dict[tuple[str, str], list[RaiseSite]] = {}
     for site in apis_by_site:
         groups.setdefault((site.exception, site.template), []).append(site)
     errors = []
     for (exception, template), members in groups.items():
-        apis: set[str] = set()
+        depths: dict[str, int] = {}
         for site in members:
-            apis |= apis_by_site[site]
+            for api, depth in apis_by_site[site].items():
+                depths[api] = min(depth, depths.get(api, depth))
+        apis, api_depths = ordered_apis(depths)
         errors.append(
             IndexedError(
                 id=error_id(exception, template),
                 exception=exception,
                 message=template,
                 title=title_of(template),
-                apis=tuple(sorted(apis)),
+                apis=apis,
+                api_depths=api_depths,
                 raised_at=tuple(sorted(members, key=lambda s: (s.file, s.line))),
             )
         )

@@ -17,6 +17,9 @@ class RaiseSite:
     function: str  # qualified: "Class.method", "outer.<locals>.inner", "<module>"
     exception: str  # last dotted component of the class as written
     template: str
+    # The `if`/`elif` tests enclosing the raise in its function, as the source states them
+    # (an `else` branch negated, nested tests joined with `and`); "" when unconditional.
+    condition: str = ""
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,9 @@ def exception_name(node: ast.expr) -> str | None:
     return None
 
 
-def site_of(file: str, node: ast.Raise, function: str, lookup: Lookup) -> RaiseSite | Skipped:
+def site_of(
+    file: str, node: ast.Raise, function: str, lookup: Lookup, condition: str = ""
+) -> RaiseSite | Skipped:
     """The message is the first argument (positional, then keyword) that is literal-style:
     JAX passes the message second to a few classes, e.g. `ConcretizationTypeError(tracer, msg)`."""
     exc = node.exc
@@ -58,6 +63,6 @@ def site_of(file: str, node: ast.Raise, function: str, lookup: Lookup) -> RaiseS
         name = exception_name(exc.func)
         if name is None:
             return Skipped(file, node.lineno, "exception class computed at run time")
-        return RaiseSite(file, node.lineno, function, name, result)
+        return RaiseSite(file, node.lineno, function, name, result, condition)
     reason = first_skip.reason if first_skip else "no message argument"
     return Skipped(file, node.lineno, reason)

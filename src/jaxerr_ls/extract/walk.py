@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
+from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Lookup
 from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
 from jaxerr_ls.extract.source import module_name
@@ -149,9 +150,11 @@ class _Pass:
             stack.extend(reversed(self._visit(node, scope, blocks)))
         sites: list[RaiseSite] = []
         skipped: list[Skipped] = []
+        guards = raise_guards(tree) if self.raises else {}
         for node, scope, blocks in self.raises:
             lookup = _lookup(scope, node.lineno, blocks)
-            found = site_of(self.relative, node, scope.qualname, lookup)
+            condition = guards.get(id(node), "")
+            found = site_of(self.relative, node, scope.qualname, lookup, condition)
             if isinstance(found, RaiseSite):
                 sites.append(found)
             else:

@@ -62,8 +62,11 @@ def hover_result(
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
+    release: str | None = None,
     site_url: str = "",
 ) -> types.Hover | None:
+    from jaxerr_ls.render.facts import catalog_releases
+
     entries = catalog.for_api(api)
     if not entries:
         return None
@@ -74,7 +77,10 @@ def hover_result(
     )
     return types.Hover(
         contents=types.MarkupContent(
-            kind=kind, value=render_api_hover(api, entries, markdown, site_url)
+            kind=kind,
+            value=render_api_hover(
+                api, entries, markdown, release, catalog_releases(catalog), site_url
+            ),
         ),
         range=codec.range_to_client_units(lines, word),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Coroutine, Hashable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,43 @@ class JaxerrServer(LanguageServer):
         self._poller: asyncio.Task[None] | None = None
         self._scanning = asyncio.Lock()
         self._actions: dict[Hashable, asyncio.Future[list[types.CodeAction]]] = {}
+        # The JAX release of the project's interpreter (`jaxerr.interpreter`), when known.
+        self.interpreter: str | None = None
+        self.jax_release: str | None = None
+        self._tasks: set[asyncio.Future[None]] = set()
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` without blocking the handler; the task is kept until it ends."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def ask_configuration(self) -> None:
+        """The `jaxerr` section of the workspace configuration, when the client offers it."""
+        workspace = self.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        item = types.ConfigurationItem(section="jaxerr")
+        try:
+            found = await self.workspace_configuration_async(types.ConfigurationParams([item]))
+        except Exception as exc:  # noqa: BLE001 - a client that fails this keeps the defaults
+            log.info("workspace configuration not read (%s)", exc)
+            return
+        if found:
+            self.use_interpreter(found[0])
+            self.configure(found[0])
+
+    def use_interpreter(self, options: Any) -> None:
+        """Learn the project's interpreter from initialization options or configuration and read
+        its environment's JAX version from the metadata (nothing is run)."""
+        from jaxerr_ls.envs import interpreter_setting, jax_version_in
+
+        interpreter = interpreter_setting(options)
+        if interpreter is None or interpreter == self.interpreter:
+            return
+        self.interpreter = interpreter
+        self.jax_release = jax_version_in(interpreter)
+        log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
 
     def configure(self, options: object) -> None:
         """Apply settings from initializationOptions or didChangeConfiguration."""

@@ -1,4 +1,5 @@
-"""Hover text for an API: the errors it can raise, most common first (markdown or plain text)."""
+"""Hover text for an API: the errors it can raise, its own first, then those a few calls away,
+each with when JAX raises it and which releases do (markdown or plain text)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ def _escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def _message(entry: Entry) -> str:
-    return one_line(entry.message.split("\n", 1)[0], LINE)
+def _message(entry: Entry, release: str | None = None) -> str:
+    from jaxerr_ls.render.facts import message_for
+
+    return one_line(message_for(entry, release).split("\n", 1)[0], LINE)
 
 
 def _fix(entry: Entry) -> str:
@@ -42,30 +45,81 @@ def _fix(entry: Entry) -> str:
     return ""
 
 
-def _full_markdown(entry: Entry, site_url: str = "") -> list[str]:
+def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Sequence[str]) -> str:
+    r"""`raised when \`cond\` in \`f\` (one call away) · [source](...) · JAX 0.4.26–0.10.2`."""
+    from jaxerr_ls.catalog.model import depth_of
+    from jaxerr_ls.render.facts import depth_words, release_ranges, source_link, when_raised
+
+    parts = []
+    if entry.raised_at:
+        site = entry.raised_at[0]
+        when = when_raised(site) if markdown else when_raised(site).replace("`", "")
+        if api in entry.apis and entry.api_depths:
+            when += f" ({depth_words(depth_of(entry, api))})"
+        parts.append(when[0].upper() + when[1:])
+        parts.append(f"[source]({source_link(site)})" if markdown else source_link(site))
+    if entry.versions:
+        parts.append("JAX " + release_ranges(entry.versions, known))
+    line = " · ".join(parts)
+    if entry.wordings:
+        from jaxerr_ls.render.facts import wording_for
+
+        mine = wording_for(entry, release)
+        if mine is not None:
+            text = one_line(mine.message.split("\n", 1)[0])
+            line += f"  \nIn your JAX {release} the message reads: " + (
+                f"`{text}`" if markdown else text
+            )
+        else:
+            line += "  \n" if markdown else "\n  "
+            line += "Worded differently in JAX " + ", ".join(
+                release_ranges(w.versions, known) for w in entry.wordings
+            )
+    return line
+
+
+def _full_markdown(
+    entry: Entry,
+    api: str = "",
+    release: str | None = None,
+    known: Sequence[str] = (),
+    site_url: str = "",
+) -> list[str]:
     link = f" · [docs]({entry.docs})" if entry.docs else ""
     if site_url:
         link += f" · [page]({site_page(site_url, entry.id)})"
-    out = [f"**{_escape(entry.exception)}**: {_escape(_message(entry))}"]
+    out = [f"**{_escape(entry.exception)}**: {_escape(_message(entry, release))}"]
     if entry.curated:
         out[0] = f"**{_escape(entry.title)}** `{entry.id}`{link}  \n" + out[0]
     else:
         out[0] += f" `{entry.id}`{link}"
     if entry.meaning:
         out.append(f"*Meaning:* {one_line(entry.meaning)}")
+    when = _when(entry, api, True, release, known)
+    if when:
+        out.append(when)
     fix = _fix(entry)
-    if fix:
-        out.append(f"*Fix:* {fix if entry.solutions else _escape(fix)}")
+    if fix and entry.solutions:
+        out.append(f"*Fix:* {fix}")
     return ["\n\n".join(out)]
 
 
-def _full_plain(entry: Entry, site_url: str = "") -> list[str]:
+def _full_plain(
+    entry: Entry,
+    api: str = "",
+    release: str | None = None,
+    known: Sequence[str] = (),
+    site_url: str = "",
+) -> list[str]:
     head = f"{entry.title} [{entry.id}]" if entry.curated else f"[{entry.id}]"
-    out = [head, f"  {entry.exception}: {_message(entry)}"]
+    out = [head, f"  {entry.exception}: {_message(entry, release)}"]
     if entry.meaning:
         out.append(f"  Meaning: {one_line(entry.meaning)}")
+    when = _when(entry, api, False, release, known)
+    if when:
+        out.append("  " + when)
     fix = _fix(entry)
-    if fix:
+    if fix and entry.solutions:
         out.append(f"  Fix: {fix}")
     if entry.docs:
         out.append(f"  Docs: {entry.docs}")
@@ -82,9 +136,16 @@ def _short(entry: Entry, markdown: bool) -> str:
 
 
 def render_api_hover(
-    api: str, entries: Sequence[Entry], markdown: bool = True, site_url: str = ""
+    api: str,
+    entries: Sequence[Entry],
+    markdown: bool = True,
+    release: str | None = None,
+    known: Sequence[str] = (),
+    site_url: str = "",
 ) -> str:
-    """What `api` can raise: the first FULL entries in full, then one line each, then a count."""
+    """What `api` can raise: the first FULL entries in full, then one line each, then a count.
+    `release` is the user's JAX: its wording of a message is shown when it differs; `site_url`
+    adds a link to each entry's page on a published catalog site."""
     count = len(entries)
     noun = "error" if count == 1 else "errors"
     if markdown:
@@ -93,7 +154,7 @@ def render_api_hover(
         blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
     render = _full_markdown if markdown else _full_plain
     for entry in entries[:FULL]:
-        blocks += render(entry, site_url)
+        blocks += render(entry, api, release, known, site_url)
     rest = entries[FULL:]
     if rest:
         lines = [f"{'**' if markdown else ''}{len(rest)} more{'**' if markdown else ''}:"]

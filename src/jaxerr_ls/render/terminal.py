@@ -8,6 +8,14 @@ from dataclasses import dataclass
 
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.explain import Explanation
+from jaxerr_ls.render.facts import (
+    apis_by_directness,
+    depth_words,
+    installed_lines,
+    release_ranges,
+    source_link,
+    when_raised,
+)
 
 WIDTH = 88
 
@@ -73,11 +81,63 @@ def render_entry(entry: Entry, style: Style = Style(), *, full: bool = True) -> 
             out += ["", _paragraph("Note: " + entry.example.cpu_note, "  ")]
     if full and entry.related:
         out += ["", "  Related: " + ", ".join(entry.related)]
-    if full and entry.raised_at:
-        sites = [f"{s.file}:{s.line} ({s.function}, JAX {s.jax})" for s in entry.raised_at]
-        out += ["", "  Raised at: " + sites[0]] + ["             " + s for s in sites[1:]]
     if entry.docs:
         out += ["", "  Docs: " + style.cyan(entry.docs)]
+    return out
+
+
+SITES_SHOWN = 5
+APIS_SHOWN = 8
+
+
+def render_entry_page(
+    entry: Entry, releases: tuple[str, ...] = (), style: Style = Style(), *, source: bool = True
+) -> list[str]:
+    """`catalog show`: the message, when and where JAX raises it (pinned links, and the lines of
+    the installed copy when it is that release), the APIs by directness, the releases, then the
+    explanation."""
+    out = [style.red(entry.exception) + ": " + entry.message.split("\n", 1)[0]]
+    out += ["    " + line for line in entry.message.split("\n")[1:]]
+    out += [""] + render_entry(entry, style, full=True)
+    if entry.raised_at:
+        out += ["", style.bold("  When and where JAX raises it")]
+        for site in entry.raised_at[:SITES_SHOWN]:
+            out += _paragraph(when_raised(site) + ".", "    ").split("\n")
+            out.append(
+                f"      {site.file}:{site.line} (JAX {site.jax})  " + style.cyan(source_link(site))
+            )
+            lines = installed_lines(site) if source else None
+            if lines:
+                out.append(style.dim("      in your installed JAX:"))
+                out += ["      " + line for line in lines]
+        if len(entry.raised_at) > SITES_SHOWN:
+            out.append(f"    … and {len(entry.raised_at) - SITES_SHOWN} more raise sites")
+    if entry.apis:
+        out += ["", style.bold("  APIs that raise it, most direct first")]
+        for depth, apis in apis_by_directness(entry):
+            shown = ", ".join(apis[:APIS_SHOWN])
+            more = f" (+{len(apis) - APIS_SHOWN} more)" if len(apis) > APIS_SHOWN else ""
+            label = (
+                "listed by hand"
+                if entry.curated and depth == 0 and not entry.api_depths
+                else depth_words(depth)
+            )
+            out += _paragraph(f"{label}: {shown}{more}", "    ").split("\n")
+    if entry.versions:
+        out += ["", style.bold("  JAX releases")]
+        out += _paragraph(
+            f"raised by {release_ranges(entry.versions, releases)}"
+            f" ({len(entry.versions)} release{'s' if len(entry.versions) != 1 else ''})",
+            "    ",
+        ).split("\n")
+        if entry.wordings:
+            out.append("    worded differently in:")
+            for wording in entry.wordings:
+                out += _paragraph(
+                    f"{release_ranges(wording.versions, releases)}: "
+                    + wording.message.split("\n", 1)[0],
+                    "      ",
+                ).split("\n")
     return out
 
 

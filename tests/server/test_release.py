@@ -1,0 +1,65 @@
+"""The user's JAX release: the server reads it from the interpreter's environment metadata (a real
+`jax-<v>.dist-info/METADATA` layout, nothing run) and hovers show that release's wording."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities
+
+from .conftest import CONFIG, open_doc
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+PROGRAM = "import jax\n\ndef f(x):\n    return jax.lax.psum(x, 'i')\n"
+
+
+def fake_env(root: Path, version: str) -> Path:
+    """A virtual environment's layout with only jax's metadata in it; returns its python."""
+    site = root / "lib" / "python3.11" / "site-packages"
+    info = site / f"jax-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: jax\nVersion: {version}\nSummary: x\n\nBody\n",
+        encoding="utf-8",
+    )
+    (root / "bin").mkdir()
+    python = root / "bin" / "python"
+    python.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")  # never run
+    return python
+
+
+@pytest_lsp.fixture(config=CONFIG, scope="session")
+async def old_jax_client(
+    lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[None]:
+    root = tmp_path_factory.mktemp("oldjax")
+    python = fake_env(root / ".venv", "0.4.38")
+    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            initialization_options={"jaxerr": {"interpreter": str(python)}},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_hover_uses_the_users_release_wording(old_jax_client: LanguageClient) -> None:
+    root: Path = old_jax_client.root  # type: ignore[attr-defined]
+    uri = open_doc(old_jax_client, root / "collective.py", PROGRAM)
+    result = await old_jax_client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(3, 20))
+    )
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    value = result.contents.value
+    # JAX 0.4.38 says `unbound axis name: x`; 0.10.2 says `Found an unbound axis name: ...`.
+    assert "In your JAX 0.4.38 the message reads: `unbound axis name: {name}`" in value
+    assert "JAX 0.4.36–0.10.2" in value
+    assert "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/lax/parallel.py#L" in value

@@ -1,0 +1,78 @@
+"""Conditions and API depths per raise site, and the merge of several releases into one index."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from jaxerr_ls.catalog.load import load_index
+from jaxerr_ls.extract import main
+
+from .test_extract import make_tree, run
+
+GUARDED = {
+    "_src/r.py": """
+        def _reduction(a, initial):
+            if initial is None:
+                pass
+            elif initial.ndim != 0:
+                raise ValueError("initial must be a scalar")
+            else:
+                if a.ndim > 3 or a.size == 0:
+                    raise TypeError("too many dims in a")
+            for x in a:
+                if not x:
+                    raise ValueError("empty item")
+                else:
+                    raise KeyError("nonempty item")
+            raise RuntimeError("always")
+
+        def reduce(a):
+            return _reduction(a, None)
+    """,
+    "numpy/__init__.py": "from jax._src.r import reduce as reduce\n",
+}
+
+
+def test_conditions_state_the_enclosing_tests(tmp_path: Path) -> None:
+    result = run(tmp_path, GUARDED)
+    found = {e.message: e.raised_at[0].condition for e in result.errors}
+    assert found["initial must be a scalar"] == "initial.ndim != 0"
+    assert found["too many dims in a"] == (
+        "not (initial.ndim != 0) and (a.ndim > 3 or a.size == 0)"
+    )
+    assert found["empty item"] == "not x"
+    assert found["nonempty item"] == "x"
+    assert found["always"] == ""
+
+
+def test_api_depths_count_calls(tmp_path: Path) -> None:
+    result = run(tmp_path, GUARDED)
+    (error,) = [e for e in result.errors if e.message == "always"]
+    assert dict(zip(error.apis, error.api_depths, strict=True)) == {"jax.numpy.reduce": 1}
+
+
+def test_releases_merge_into_one_index(tmp_path: Path) -> None:
+    old = make_tree(
+        tmp_path / "a",
+        {"_src/m.py": "def f(n):\n    raise NameError(f'unbound axis name: {n}')\n"},
+        version="0.4.38",
+    )
+    new = make_tree(
+        tmp_path / "b",
+        {"_src/m.py": "\n\ndef f(n):\n    raise NameError(f'Found an unbound axis name: {n}.')\n"},
+        version="0.10.2",
+    )
+    out = tmp_path / "releases.json.gz"
+    assert main(["--from", str(new), str(old), "--out", str(out)]) == 0
+    data = json.loads(gzip.decompress(out.read_bytes()))
+    assert data["releases"] == ["0.4.38", "0.10.2"]
+    (error,) = data["errors"]
+    assert error["message"] == "Found an unbound axis name: {n}."
+    assert error["raised_at"][0]["line"] == 4
+    assert error["wordings"] == [{"message": "unbound axis name: {n}", "versions": 1}]
+    loaded, version = load_index(out)
+    (entry,) = loaded.entries
+    assert version == "0.10.2" and entry.versions == ("0.4.38", "0.10.2")
+    assert entry.wordings[0].versions == ("0.4.38",)

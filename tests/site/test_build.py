@@ -12,6 +12,7 @@ import pytest
 
 from jaxerr_ls.catalog import Catalog, load_catalog
 from jaxerr_ls.catalog.model import Entry, Site, Wording
+from jaxerr_ls.render.facts import catalog_releases
 from jaxerr_ls.site.build import SiteError, build_site
 from jaxerr_ls.site.pages import api_page, entry_page
 from jaxerr_ls.site.related import errors_of_api
@@ -100,9 +101,12 @@ def test_when_and_which_releases_are_rendered_when_known(catalog: Catalog) -> No
     )
     html = entry_page(entry, catalog, ())
     assert "raised when <code>initial.ndim != 0</code>" in html
-    assert "JAX 0.4.26 – 0.10.2 (3 releases)" in html
+    assert "JAX 0.4.26, 0.4.38, 0.10.2 (3 releases)" in html  # not consecutive releases
+    known = catalog_releases(catalog)
+    run = replace(entry, versions=known[:5])
+    assert f"JAX {known[0]}–{known[4]} (5 releases)" in entry_page(run, catalog, ())
     assert "old wording of <var>{x}</var>" in html
-    assert "raises it itself" in html and "2 calls away" in html
+    assert "raises it in its own body" in html and "two calls away" in html
     # An API page lists what the API raises itself before what it reaches through helpers.
     deep = replace(catalog.entries[0], id="deep", apis=(base.apis[0],), api_depths=(4,))
     ordered = errors_of_api(Catalog.of([deep, entry]), base.apis[0])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Site
+from jaxerr_ls.render.facts import catalog_releases, depth_words, release_ranges, when_raised
 from jaxerr_ls.site.related import api_depth
 from jaxerr_ls.site.text import esc, inline, page_name, pinned_source, prose, template
 
@@ -51,22 +52,16 @@ def _entry_link(entry: Entry, up: str = "../") -> str:
 
 
 def _where(site: Site) -> str:
-    when = f"raised when <code>{esc(site.condition)}</code> in " if site.condition else "in "
     link = pinned_source(site.file, site.line, site.jax)
     return (
-        f"<li>{when}<code>{esc(site.function or '<module>')}</code> — "
+        f"<li>{inline(when_raised(site))} — "
         f'<a href="{esc(link)}">{esc(site.file)}:{site.line}</a> '
         f'<span class="dim">(JAX {esc(site.jax)})</span></li>'
     )
 
 
 def _depth_label(depth: int | None) -> str:
-    if depth is None:
-        return ""
-    if depth == 0:
-        return ' <span class="dim">raises it itself</span>'
-    calls = "call" if depth == 1 else "calls"
-    return f' <span class="dim">{depth} {calls} away</span>'
+    return "" if depth is None else f' <span class="dim">{esc(depth_words(depth))}</span>'
 
 
 def _apis(entry: Entry) -> str:
@@ -80,11 +75,10 @@ def _apis(entry: Entry) -> str:
     return "<ul>" + "".join(rows) + "</ul>"
 
 
-def _releases(entry: Entry) -> str:
+def _releases(entry: Entry, known: Sequence[str]) -> str:
     html = ""
     if entry.versions:
-        first, last = entry.versions[0], entry.versions[-1]
-        span = f"JAX {esc(first)}" if first == last else f"JAX {esc(first)} – {esc(last)}"
+        span = "JAX " + esc(release_ranges(entry.versions, known))
         count = len(entry.versions)
         html += (
             f"<p>{span} ({count} release{'s' if count != 1 else ''})</p>"
@@ -94,7 +88,7 @@ def _releases(entry: Entry) -> str:
     if entry.wordings:
         rows = "".join(
             f"<li><pre>{template(w.message)}</pre>"
-            f'<span class="dim">{esc(", ".join(w.versions) or "releases unknown")}</span></li>'
+            f'<span class="dim">JAX {esc(release_ranges(w.versions, known) or "?")}</span></li>'
             for w in entry.wordings
         )
         html += f"<p>Older wordings:</p><ul class=wordings>{rows}</ul>"
@@ -140,7 +134,7 @@ def entry_page(entry: Entry, catalog: Catalog, related_by_apis: Sequence[Entry])
             _section("Message", message),
             _section("Meaning", prose(entry.meaning)),
             _section("Where JAX raises it", f"<ul>{where}</ul>" if where else "", "where"),
-            _section("Releases", _releases(entry)),
+            _section("Releases", _releases(entry, catalog_releases(catalog))),
             _section("Solutions", _items(entry.solutions)),
             _section("Example fix", _example(entry), "example"),
             _section("Editor quick fixes", f"<p>{fixes}</p>" if fixes else "", "fixes"),

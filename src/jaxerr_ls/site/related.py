@@ -3,7 +3,7 @@ or file, of the same class; and an API's errors ordered by how directly it raise
 
 from __future__ import annotations
 
-from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.catalog.model import Catalog, Entry, depth_of
 
 # An API (or a JAX file) that reaches more errors than this says little about how two are related.
 MAX_SHARED = 150
@@ -21,10 +21,9 @@ def api_depth(entry: Entry, api: str) -> int | None:
 
 
 def errors_of_api(catalog: Catalog, api: str) -> list[Entry]:
-    """An API's errors, most direct first; among equals the catalog's order (curated, common)."""
-    found = catalog.for_api(api)
-    unknown = 1 << 30
-    return sorted(found, key=lambda e: d if (d := api_depth(e, api)) is not None else unknown)
+    """An API's errors as the hover lists them: most direct first (curated count as direct),
+    then the catalog's order (curated, most common)."""
+    return sorted(catalog.for_api(api), key=lambda entry: depth_of(entry, api))
 
 
 def _short(name: str) -> str:

@@ -40,6 +40,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--root", type=Path, default=None, help="where .jaxerr/ goes (default: .)")
     run.add_argument("cmd", nargs=argparse.REMAINDER, help="-- CMD [ARGS...]")
 
+    check = commands.add_parser(
+        "check", help="warn where JAX will raise, before running (exit 1 on findings)"
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    check.add_argument("--json", action="store_true", help="print a JSON list (see design.md)")
+
     catalog = commands.add_parser("catalog", help="browse, check and regenerate the catalog")
     actions = catalog.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="list entries")
@@ -87,6 +93,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return start(tcp=args.tcp, verbose=args.verbose)
     if args.command == "explain":
         return _explain(args.file, args.json, args.root)
+    if args.command == "check":
+        from jaxerr_ls.check import run_check
+
+        return run_check(args.paths, args.json)
     if args.command == "run":
         from jaxerr_ls.run import run_command
 

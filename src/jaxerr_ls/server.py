@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp import actions
+from jaxerr_ls.lsp import actions, predict
 from jaxerr_ls.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
 from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
@@ -25,6 +25,7 @@ server = JaxerrServer()
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
     ls.use_interpreter(params.initialization_options)
     ls.configure(params.initialization_options)
+    ls.predictions.enabled = predict.setting(params.initialization_options) is not False
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -33,6 +34,9 @@ async def configuration_changed(
 ) -> None:
     ls.use_interpreter(params.settings)
     ls.configure(params.settings)
+    value = predict.setting(params.settings)
+    if value is not None:
+        ls.set_predicting(value)
     await ls.ask_configuration()
 
 
@@ -55,6 +59,16 @@ async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None
         except Exception as exc:  # noqa: BLE001 - polling still finds the files
             log.info("file watching not registered (%s); polling only", exc)
     ls.start_polling()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: JaxerrServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.predict(params.text_document.uri, 0.0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: JaxerrServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.forget_prediction(params.text_document.uri)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -94,6 +108,7 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.predict(params.text_document.uri)
     uri = norm_uri(params.text_document.uri)
     if not ls.store.for_uri(uri):  # nothing to move: skip splitting the document into lines
         return
@@ -115,7 +130,7 @@ def pull(
     doc = ls.workspace.get_text_document(params.text_document.uri)
     if not ls.pulls():  # pushed instead; an empty pull report keeps the client from doubling them
         return types.FullDocumentDiagnosticReport(items=[], result_id="pushed")
-    result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}"
+    result_id = f"{doc.uri}@{doc.version}.{ls.store.revision}.{ls.predictions.revision}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
     items = ls.diagnostics(norm_uri(doc.uri))

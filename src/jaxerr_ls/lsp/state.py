@@ -20,7 +20,7 @@ from pygls.uris import to_fs_path
 
 from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
-from jaxerr_ls.lsp import actions, preload
+from jaxerr_ls.lsp import actions, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
 from jaxerr_ls.lsp.settings import Settings, read_settings
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
@@ -70,6 +70,7 @@ class JaxerrServer(LanguageServer):
         self.interpreter: str | None = None
         self.jax_release: str | None = None
         self._tasks: set[asyncio.Future[None]] = set()
+        self.predictions = predict.Predictions()
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` without blocking the handler; the task is kept until it ends."""
@@ -91,6 +92,9 @@ class JaxerrServer(LanguageServer):
         if found:
             self.use_interpreter(found[0])
             self.configure(found[0])
+            value = predict.setting(found[0])
+            if value is not None:
+                self.set_predicting(value)
 
     def use_interpreter(self, options: Any) -> None:
         """Learn the project's interpreter from initialization options or configuration and read
@@ -222,7 +226,44 @@ class JaxerrServer(LanguageServer):
 
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         codec = self.workspace.position_codec
-        return [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+        traceback = [to_diagnostic(i, self.lines_of, codec) for i in self.store.for_uri(uri)]
+        return predict.merge(traceback, self.predictions.get(uri))
+
+    # -- predicted diagnostics (rules over the open document's text) --
+    def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:
+        """Recompute the document's predicted diagnostics after a pause in typing."""
+        uri = norm_uri(client_uri)
+
+        def snapshot() -> tuple[int | None, str, Lines, Any] | None:
+            if client_uri not in self.workspace.text_documents:
+                return None
+            doc = self.workspace.get_text_document(client_uri)
+            return doc.version, doc.source, doc.lines, doc.position_codec
+
+        def run(job: Any) -> asyncio.Future[Any]:
+            return asyncio.get_running_loop().run_in_executor(self.thread_pool, job)
+
+        self.predictions.schedule(uri, snapshot, run, lambda u: self.sync(frozenset({u})), delay)
+
+    def forget_prediction(self, client_uri: str) -> None:
+        uri = norm_uri(client_uri)
+        if self.predictions.forget(uri):
+            self.sync(frozenset({uri}))
+
+    def set_predicting(self, enabled: bool) -> None:
+        """Turn predictions on or off (the `jaxerr.predict` setting) for every open document."""
+        if enabled == self.predictions.enabled:
+            return
+        self.predictions.enabled = enabled
+        self.predictions.revision += 1
+        uris = list(self.workspace.text_documents)
+        if enabled:
+            for uri in uris:
+                self.predict(uri, 0.0)
+        else:
+            for uri in uris:
+                self.predictions.forget(norm_uri(uri))
+            self.sync(frozenset(norm_uri(u) for u in uris))
 
     # -- code actions: computed once per (document version, cursor, context), in a thread --
     async def code_actions(self, request: actions.Request, key: Hashable) -> list[types.CodeAction]:

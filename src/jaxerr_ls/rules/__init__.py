@@ -1,0 +1,88 @@
+"""Predictive rules: each reads the file's tracing model (`jaxerr_ls.analysis`) and yields the
+catalog entries JAX will raise when it traces the code, before anything runs.
+
+Adding a rule = one module here defining `RULE` (the `Rule` protocol of `rules/base.py`: `id`,
+`entries`, `check(model) -> Iterable[Finding]`) + one line in `_ALL`. Findings carry the entry id
+and the message fields a traceback would give, so the entry's quick fixes (`jaxerr_ls.fixes`)
+apply. `# jaxerr: ignore` / `# jaxerr: ignore[<entry-id>,...]` on a line silences it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+
+from jaxerr_ls.analysis import Model, analyze
+from jaxerr_ls.rules import (
+    axis_names,
+    boolean_index,
+    concretization,
+    int_seed,
+    item_assignment,
+    jit_arguments,
+    jnp_list,
+    key_reuse,
+    numpy_on_traced,
+    refs,
+    scalar_conversion,
+    size_required,
+    tracer_bool,
+)
+from jaxerr_ls.rules.base import Finding, Rule
+
+__all__ = ["RULES", "Finding", "Rule", "check_model", "check_source", "ignored"]
+
+log = logging.getLogger(__name__)
+
+_ALL: tuple[Rule, ...] = (
+    tracer_bool.RULE,
+    concretization.RULE,
+    scalar_conversion.RULE,
+    numpy_on_traced.RULE,
+    item_assignment.RULE,
+    boolean_index.RULE,
+    size_required.RULE,
+    int_seed.RULE,
+    jnp_list.RULE,
+    jit_arguments.RULE,
+    refs.RULE,
+    key_reuse.RULE,
+    axis_names.RULE,
+)
+
+RULES: Mapping[str, Rule] = MappingProxyType({rule.id: rule for rule in _ALL})
+
+_IGNORE = re.compile(r"#\s*jaxerr:\s*ignore(?:\[(?P<ids>[^\]]*)\])?")
+
+
+def ignored(line: str, entry: str) -> bool:
+    """Whether `# jaxerr: ignore` (all) or `# jaxerr: ignore[a, b]` (these entries) is on it."""
+    for found in _IGNORE.finditer(line):
+        ids = found.group("ids")
+        if ids is None or entry in {i.strip() for i in ids.split(",")}:
+            return True
+    return False
+
+
+def check_model(model: Model, rules: Sequence[Rule] = _ALL) -> list[Finding]:
+    """Every rule's findings, one per (entry, line, column), ignore comments honoured, sorted."""
+    found: dict[tuple[str, int, int], Finding] = {}
+    for rule in rules:
+        try:
+            results: Iterable[Finding] = list(rule.check(model))
+        except Exception:  # noqa: BLE001 - a rule failing on odd code says nothing
+            log.exception("rule %s failed", rule.id)
+            continue
+        for item in results:
+            text = model.lines[item.line] if item.line < len(model.lines) else ""
+            if not ignored(text, item.entry):
+                found.setdefault((item.entry, item.line, item.column), item)
+    return sorted(found.values(), key=lambda f: (f.line, f.column, f.entry))
+
+
+def check_source(source: str, rules: Sequence[Rule] = _ALL) -> list[Finding]:
+    """The findings for a file's text; none when it does not parse."""
+    model = analyze(source)
+    return [] if model is None else check_model(model, rules)

@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     actions.add_parser("validate", help="check every catalog file; exit 1 on problems")
+    site = actions.add_parser("site", help="write the catalog as a static site (works offline)")
+    site.add_argument("out", type=Path, help="the folder to write (created)")
     actions.add_parser("extract", help="regenerate the index from JAX's source", add_help=False)
     actions.add_parser("extract-api", help="rebuild the API history from wheels", add_help=False)
     return parser
@@ -208,6 +210,8 @@ def _catalog(args: argparse.Namespace) -> int:
     from jaxerr_ls.render.terminal import render_entry_page
 
     catalog = load_catalog()
+    if args.action == "site":
+        return _site(catalog, args.out)
     if args.action == "list":
         return _list(catalog, args.curated, args.json)
     if args.action == "show":
@@ -229,6 +233,25 @@ def _catalog(args: argparse.Namespace) -> int:
         f"{len(problems)} problem(s)"
     )
     return 1 if problems else 0
+
+
+def _site(catalog: Catalog, out: Path) -> int:
+    import time
+
+    from jaxerr_ls.site.build import SiteError, build_site
+
+    started = time.perf_counter()
+    try:
+        built = build_site(catalog, out)
+    except SiteError as exc:
+        print(f"jaxerr-ls catalog site: {exc}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - started
+    print(
+        f"wrote {built.files} files ({built.bytes / 1e6:.1f} MB) to {out} in {seconds:.1f} s: "
+        f"{built.entries} error pages, {built.apis} API pages; open {out / 'index.html'}"
+    )
+    return 0
 
 
 def _list(catalog: Catalog, curated_only: bool, as_json: bool) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.site.links import entry_link
 from jaxerr_ls.tracebacks.cells import Cell, find_cell
 from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_cell, is_pseudo, is_user_frame
 from jaxerr_ls.tracebacks.model import Frame
@@ -130,6 +131,7 @@ def items_for(
     reader: LineReader,
     origin: str,
     to_uri: Callable[[str], str] = lambda p: Path(p).as_uri(),
+    site_url: str = "",
 ) -> tuple[Item, ...]:
     """One item per traceback that points into the workspace, at the user's deepest line."""
     out: list[Item] = []
@@ -159,7 +161,7 @@ def items_for(
                 message=_message(explanation),
                 origin=origin,
                 entry_id=match.entry.id if match else None,
-                href=(match.entry.docs or None) if match else None,
+                href=entry_link(match.entry, site_url) if match else None,
                 fields=MappingProxyType(dict(match.fields)) if match else MappingProxyType({}),
                 related=_related(
                     reversed(explanation.traceback.frames),

@@ -23,14 +23,27 @@ server = JaxerrServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
-    ls.predictions.enabled = predict.setting(params.initialization_options) is not False
     ls.use_interpreter(params.initialization_options)
+    ls.configure(params.initialization_options)
+    ls.predictions.enabled = predict.setting(params.initialization_options) is not False
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def configuration_changed(
+    ls: JaxerrServer, params: types.DidChangeConfigurationParams
+) -> None:
+    ls.use_interpreter(params.settings)
+    ls.configure(params.settings)
+    value = predict.setting(params.settings)
+    if value is not None:
+        ls.set_predicting(value)
+    await ls.ask_configuration()
 
 
 @server.feature(types.INITIALIZED)
 async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None:
     ls.catalog_future()
-    await read_settings(ls)
+    ls.background(ls.ask_configuration())
     watched = ls.client_capabilities.workspace
     files = watched.did_change_watched_files if watched else None
     if files is not None and files.dynamic_registration:
@@ -46,36 +59,6 @@ async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None
         except Exception as exc:  # noqa: BLE001 - polling still finds the files
             log.info("file watching not registered (%s); polling only", exc)
     ls.start_polling()
-
-
-async def read_settings(ls: JaxerrServer) -> None:
-    """`jaxerr.predict` and `jaxerr.interpreter` from the client's workspace configuration,
-    when it has one."""
-    workspace = ls.client_capabilities.workspace
-    if workspace is None or not workspace.configuration:
-        return
-    item = types.ConfigurationItem(section="jaxerr")
-    try:
-        found = await ls.workspace_configuration_async(types.ConfigurationParams(items=[item]))
-    except Exception as exc:  # noqa: BLE001 - settings are optional
-        log.info("no workspace configuration (%s)", exc)
-        return
-    value = predict.setting(found[0] if found else None)
-    if value is not None:
-        ls.set_predicting(value)
-    ls.use_interpreter(found[0] if found else None)
-
-
-@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def configuration_changed(
-    ls: JaxerrServer, params: types.DidChangeConfigurationParams
-) -> None:
-    ls.use_interpreter(params.settings)
-    value = predict.setting(params.settings)
-    if value is not None:
-        ls.set_predicting(value)
-    else:
-        await read_settings(ls)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -119,8 +102,9 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
-    release = ls.jax_release
-    return hover_result(target, api, catalog, markdown, lines, doc.position_codec, release)
+    release, site_url = ls.jax_release, ls.settings.site_url
+    codec = doc.position_codec
+    return hover_result(target, api, catalog, markdown, lines, codec, release, site_url)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -129,7 +129,10 @@ export class ServerManager implements vscode.Disposable {
       synchronize: {
         // what `jaxerr-ls run` writes; the server reads them as tracebacks
         fileEvents: vscode.workspace.createFileSystemWatcher('**/.jaxerr/*.txt'),
+        // sends `jaxerr.*` settings (siteUrl) to the server when they change
+        configurationSection: 'jaxerr',
       },
+      initializationOptions: { jaxerr: { siteUrl: cfg.get<string>('siteUrl', '') } },
     };
     // id "jaxerr" makes the client honour the `jaxerr.trace.server` setting
     const client = new LanguageClient('jaxerr', 'JAX Errors', serverOptions, clientOptions);

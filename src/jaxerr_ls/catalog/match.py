@@ -160,6 +160,10 @@ class Matcher:
                 (text, template.entry)
             )
 
+    def fuzzy_choices(self) -> dict[str, list[tuple[str, Entry]]]:
+        """Per exception class, the texts the fuzzy fallback compares with (the site ships them)."""
+        return {cls: list(choices) for cls, choices in self._fuzzy.items()}
+
     def _candidates(self, normalised: str) -> Iterable[Template]:
         first = normalised.split(" ", 1)[0] if normalised else ""
         for template in self._by_word.get(first, ()):

@@ -63,6 +63,7 @@ def hover_result(
     lines: Lines,
     codec: PositionCodec,
     release: str | None = None,
+    site_url: str = "",
 ) -> types.Hover | None:
     from jaxerr_ls.render.facts import catalog_releases
 
@@ -77,7 +78,9 @@ def hover_result(
     return types.Hover(
         contents=types.MarkupContent(
             kind=kind,
-            value=render_api_hover(api, entries, markdown, release, catalog_releases(catalog)),
+            value=render_api_hover(
+                api, entries, markdown, release, catalog_releases(catalog), site_url
+            ),
         ),
         range=codec.range_to_client_units(lines, word),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Coroutine, Hashable, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
 from jaxerr_ls.lsp import actions, notebooks, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
+from jaxerr_ls.lsp.settings import Settings, read_settings
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
 from jaxerr_ls.tracebacks.locate import Workspace, read_lines
@@ -59,6 +60,7 @@ class JaxerrServer(LanguageServer):
             "jaxerr-ls", __version__, max_workers=4, notebook_document_sync=notebooks.SYNC
         )
         self.store = Store()
+        self.settings = Settings()
         self._matcher: Matcher | None = None
         self._matcher_lock = threading.Lock()
         self._imports: dict[str, tuple[int | None, Mapping[str, str]]] = {}
@@ -67,10 +69,35 @@ class JaxerrServer(LanguageServer):
         self._poller: asyncio.Task[None] | None = None
         self._scanning = asyncio.Lock()
         self._actions: dict[Hashable, asyncio.Future[list[types.CodeAction]]] = {}
-        self.predictions = predict.Predictions()
         # The JAX release of the project's interpreter (`jaxerr.interpreter`), when known.
         self.interpreter: str | None = None
         self.jax_release: str | None = None
+        self._tasks: set[asyncio.Future[None]] = set()
+        self.predictions = predict.Predictions()
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` without blocking the handler; the task is kept until it ends."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def ask_configuration(self) -> None:
+        """The `jaxerr` section of the workspace configuration, when the client offers it."""
+        workspace = self.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        item = types.ConfigurationItem(section="jaxerr")
+        try:
+            found = await self.workspace_configuration_async(types.ConfigurationParams([item]))
+        except Exception as exc:  # noqa: BLE001 - a client that fails this keeps the defaults
+            log.info("workspace configuration not read (%s)", exc)
+            return
+        if found:
+            self.use_interpreter(found[0])
+            self.configure(found[0])
+            value = predict.setting(found[0])
+            if value is not None:
+                self.set_predicting(value)
 
     def use_interpreter(self, options: Any) -> None:
         """Learn the project's interpreter from initialization options or configuration and read
@@ -85,6 +112,13 @@ class JaxerrServer(LanguageServer):
         self.predictions.jax_release = self.jax_release
         self._matcher = None  # rebuilt to prefer that release's wordings
         log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
+
+    def configure(self, options: object) -> None:
+        """Apply settings from initializationOptions or didChangeConfiguration."""
+        self.settings, problems = read_settings(options, self.settings)
+        for problem in problems:
+            log.warning("%s", problem)
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, problem))
 
     # -- catalog, loaded once in the background so that `initialize` answers at once --
     def catalog_future(self) -> Future[Catalog]:
@@ -169,7 +203,9 @@ class JaxerrServer(LanguageServer):
                 workspace=workspace,
                 jax_version=self.jax_release,
             )
-            items = items_for(explanations, workspace, reader, origin, path_uri)
+            items = items_for(
+                explanations, workspace, reader, origin, path_uri, self.settings.site_url
+            )
             return [e.to_json() for e in explanations], items
 
         loop = asyncio.get_running_loop()

@@ -7,6 +7,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.site.links import site_page
+
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Entry
 
@@ -77,9 +79,15 @@ def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Se
 
 
 def _full_markdown(
-    entry: Entry, api: str = "", release: str | None = None, known: Sequence[str] = ()
+    entry: Entry,
+    api: str = "",
+    release: str | None = None,
+    known: Sequence[str] = (),
+    site_url: str = "",
 ) -> list[str]:
     link = f" · [docs]({entry.docs})" if entry.docs else ""
+    if site_url:
+        link += f" · [page]({site_page(site_url, entry.id)})"
     out = [f"**{_escape(entry.exception)}**: {_escape(_message(entry, release))}"]
     if entry.curated:
         out[0] = f"**{_escape(entry.title)}** `{entry.id}`{link}  \n" + out[0]
@@ -97,7 +105,11 @@ def _full_markdown(
 
 
 def _full_plain(
-    entry: Entry, api: str = "", release: str | None = None, known: Sequence[str] = ()
+    entry: Entry,
+    api: str = "",
+    release: str | None = None,
+    known: Sequence[str] = (),
+    site_url: str = "",
 ) -> list[str]:
     head = f"{entry.title} [{entry.id}]" if entry.curated else f"[{entry.id}]"
     out = [head, f"  {entry.exception}: {_message(entry, release)}"]
@@ -111,6 +123,8 @@ def _full_plain(
         out.append(f"  Fix: {fix}")
     if entry.docs:
         out.append(f"  Docs: {entry.docs}")
+    if site_url:
+        out.append(f"  Page: {site_page(site_url, entry.id)}")
     return ["\n".join(out)]
 
 
@@ -127,9 +141,11 @@ def render_api_hover(
     markdown: bool = True,
     release: str | None = None,
     known: Sequence[str] = (),
+    site_url: str = "",
 ) -> str:
     """What `api` can raise: the first FULL entries in full, then one line each, then a count.
-    `release` is the user's JAX: its wording of a message is shown when it differs."""
+    `release` is the user's JAX: its wording of a message is shown when it differs; `site_url`
+    adds a link to each entry's page on a published catalog site."""
     count = len(entries)
     noun = "error" if count == 1 else "errors"
     if markdown:
@@ -138,7 +154,7 @@ def render_api_hover(
         blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
     render = _full_markdown if markdown else _full_plain
     for entry in entries[:FULL]:
-        blocks += render(entry, api, release, known)
+        blocks += render(entry, api, release, known, site_url)
     rest = entries[FULL:]
     if rest:
         lines = [f"{'**' if markdown else ''}{len(rest)} more{'**' if markdown else ''}:"]

@@ -1,0 +1,319 @@
+// The catalog matcher in the browser: the same rules as jaxerr_ls/catalog/match.py, over the
+// regular expressions the Python side compiled (search-data.js), plus the part of the traceback
+// parser that finds the last exception of a pasted text. No DOM here: Node runs it in the tests.
+(function (root) {
+  "use strict";
+
+  var SPACE = /\s+/g;
+  function norm(text) { return text.replace(SPACE, " ").trim(); }
+  function shortClass(name) { var parts = name.split("."); return parts[parts.length - 1].trim(); }
+  function codePoints(text) { return Array.from(text); }
+
+  function Matcher(data) {
+    this.data = data;
+    this.entries = data.entries;
+    this.hasPatterns = {};
+    for (var h = 0; h < data.hasPatterns.length; h++) this.hasPatterns[data.hasPatterns[h]] = true;
+    this.patterns = data.patterns.map(function (p) { return [p[0], new RegExp(p[1], "sm")]; });
+    this.byWord = {};
+    this.floating = [];
+    this.regexes = {};
+    for (var i = 0; i < data.templates.length; i++) {
+      var t = data.templates[i];
+      if (t[2] && t[3]) {
+        var word = t[2].split(" ")[0];
+        (this.byWord[word] = this.byWord[word] || []).push(t);
+      } else {
+        this.floating.push(t);
+      }
+    }
+  }
+
+  Matcher.prototype.regex = function (source) {
+    var found = this.regexes[source];
+    if (!found) found = this.regexes[source] = new RegExp("^(?:" + source + ")", "s");
+    return found;
+  };
+
+  Matcher.prototype.candidates = function (normalised) {
+    var first = normalised ? normalised.split(" ")[0] : "";
+    var out = [];
+    var group = Object.prototype.hasOwnProperty.call(this.byWord, first) ? this.byWord[first] : [];
+    for (var i = 0; i < group.length; i++) {
+      if (normalised.startsWith(group[i][2])) out.push(group[i]);
+    }
+    for (var j = 0; j < this.floating.length; j++) {
+      var t = this.floating[j];
+      if (normalised.indexOf(t[4]) >= 0 && normalised.startsWith(t[2])) out.push(t);
+    }
+    return out;
+  };
+
+  function greater(a, b) {
+    for (var i = 0; i < a.length; i++) { if (a[i] !== b[i]) return a[i] > b[i]; }
+    return false;
+  }
+
+  // {entry: index, fields: {...}, score: 0-100} or null: Matcher.match in match.py.
+  Matcher.prototype.match = function (exception, message) {
+    var text = codePoints(message).slice(0, this.data.maxMessage).join("");
+    var normalised = norm(text);
+    var cls = shortClass(exception);
+    var best = null;
+    var entries = this.entries;
+    for (var p = 0; p < this.patterns.length; p++) {
+      var pattern = this.patterns[p][1];
+      pattern.lastIndex = 0;
+      var found = pattern.exec(text);
+      if (!found) continue;
+      var specificity = codePoints(found[0]).length;
+      for (var g = 1; g < found.length; g++) specificity -= codePoints(found[g] || "").length;
+      var fields = {};
+      if (found.groups) {
+        Object.keys(found.groups).forEach(function (k) {
+          if (found.groups[k] !== undefined) fields[k] = found.groups[k];
+        });
+      }
+      var entry = this.patterns[p][0];
+      var key = [shortClass(entries[entry][1]) === cls ? 1 : 0, 1, specificity, entries[entry][3], 0];
+      if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
+    }
+    var candidates = this.candidates(normalised);
+    for (var c = 0; c < candidates.length; c++) {
+      var t = candidates[c];
+      var hit = this.regex(t[1]).exec(text);
+      if (!hit) continue;
+      var values = {};
+      for (var n = 0; n < t[6].length && n + 1 < hit.length; n++) values[t[6][n]] = (hit[n + 1] || "").trim();
+      var e = t[0];
+      var tkey = [shortClass(entries[e][1]) === cls ? 1 : 0, 0, t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
+      if (best === null || greater(tkey, best.key)) best = { key: tkey, entry: e, fields: values };
+    }
+    if (best !== null) {
+      var sure = best.key[0] === 1 || !cls;
+      return { entry: best.entry, fields: best.fields, score: sure ? 100 : 85 };
+    }
+    return this.fuzzy(cls, norm(text.split("\n")[0]));
+  };
+
+  // rapidfuzz's fuzz.ratio: 100 * (1 - indel distance / total length), via the longest common
+  // subsequence; extractOne keeps the first of equal scores.
+  function ratio(a, b) {
+    var total = a.length + b.length;
+    if (total === 0) return 100;
+    var previous = new Int32Array(b.length + 1);
+    var current = new Int32Array(b.length + 1);
+    for (var i = 1; i <= a.length; i++) {
+      for (var j = 1; j <= b.length; j++) {
+        current[j] = a[i - 1] === b[j - 1] ? previous[j - 1] + 1 : Math.max(previous[j], current[j - 1]);
+      }
+      var swap = previous; previous = current; current = swap;
+    }
+    var distance = total - 2 * previous[b.length];
+    return (1 - distance / total) * 100;
+  }
+
+  Matcher.prototype.fuzzy = function (cls, firstLine) {
+    var choices = Object.prototype.hasOwnProperty.call(this.data.fuzzy, cls) ? this.data.fuzzy[cls] : null;
+    if (!choices || !firstLine) return null;
+    var query = codePoints(firstLine).slice(0, 300);
+    var cutoff = this.data.fuzzyCutoff;
+    // Characters shared (as multisets) bound the common subsequence from above: choices that
+    // cannot reach the cutoff even so are skipped without the quadratic comparison.
+    var have = new Map();
+    query.forEach(function (ch) { have.set(ch, (have.get(ch) || 0) + 1); });
+    var best = null;
+    for (var i = 0; i < choices.length; i++) {
+      var choice = codePoints(choices[i][0]);
+      var total = query.length + choice.length;
+      if (total && (200 * Math.min(query.length, choice.length)) / total < cutoff) continue;
+      var used = new Map();
+      var shared = 0;
+      for (var c = 0; c < choice.length; c++) {
+        var count = (used.get(choice[c]) || 0) + 1;
+        used.set(choice[c], count);
+        if (count <= (have.get(choice[c]) || 0)) shared++;
+      }
+      if (total && (200 * shared) / total < cutoff) continue;
+      var score = ratio(query, choice);
+      if (score >= cutoff && (best === null || score > best.score)) best = { entry: choices[i][1], score: score };
+    }
+    return best === null ? null : { entry: best.entry, fields: {}, score: Math.floor(best.score) };
+  };
+
+  // ---- The last exception of a pasted text (a traceback, an exception line, a message) ----
+
+  var CSI = /\x1b\[[0-?]*[ -\/]*[@-~]/g;
+  var OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+  var OTHER_ESC = /\x1b[@-Z\\-_]?/g;
+  var LINK = /\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)/g;
+  var FENCE = /^\s*(?:```|~~~)[\w+-]*\s*$/;
+  var PREFIXES = [
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/,
+    /^\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.:a-fA-F]+)?\) ?/,
+    /^\[pod\/[^\]\s]{1,200}\] ?/,
+    /^[A-Za-z0-9][\w.-]{0,80} +\| ?/,
+    /^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?(?: [A-Z]+)?:? /,
+  ];
+  var QUOTED_HEADER = /^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()/;
+  var HEADER = /^\s*Traceback \(most recent call last\):\s*$/;
+  var ANY_HEADER = /Traceback \(most recent call last\)/;
+  var EXCEPTION = /^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(.*))?$/;
+  var BARE = /(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration)$/;
+  var SEPARATORS = [
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+  ];
+  var MESSAGE_END = new RegExp(
+    "^(?:In \\[\\d+\\]:|>>> |\\$(?: |$)|\u276f |={5,}|_{5,} |-{40,}$" +
+      "|\\S+ +Traceback \\(most recent call last\\)$|##\\[\\w+\\]" +
+      "|[IWEF]\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d+ +\\d+ \\S+:\\d+\\] )"
+  );
+  var E_LINE = /^E((?: .*)?)$/;
+  var SECTION = /^_{3,} .+? _{3,}$/;
+  var PYTEST_END = /^(?:={3,}|_{3,} .+ _{3,}$)/;
+  var ONE_LINE = /^(?:[A-Za-z]:)?[^:\s][^:]*?\.py:\d+: ([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Group)): (.*)$/;
+  var WRAPPERS = ["UnfilteredStackTrace", "FilteredStackTrace", "SimplifiedTraceback", "JaxStackTraceBeforeTransformation"];
+  var WRAPPER_TAIL = /\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\.|The preceding stack trace is the source of the JAX operation)/;
+  var NOTE = "--------------------\nFor simplicity, JAX has removed its internal frames";
+
+  function exceptionLine(line) {
+    var found = EXCEPTION.exec(line);
+    if (!found || (found[2] === undefined && !BARE.test(found[1]))) return null;
+    return found;
+  }
+  function isSeparator(line) { return SEPARATORS.indexOf(line.trim()) >= 0; }
+
+  function cleanLines(text) {
+    var stripped = text.trim();
+    if (stripped.charAt(0) === "{" && stripped.slice(-1) === "}" && stripped.indexOf('"stack"') >= 0) {
+      try {
+        var data = JSON.parse(stripped);
+        if (data && typeof data.stack === "string") text = data.stack;
+      } catch (error) { /* not JSON after all */ }
+    }
+    text = text.replace(/\x00/g, "").replace(OSC, "").replace(CSI, "").replace(OTHER_ESC, "");
+    text = text.replace(/\r\n/g, "\n");
+    var lines = text.split("\n").map(function (line) {
+      if (line.indexOf("\r") < 0) return line;
+      var segments = line.split("\r").filter(function (s) { return s.trim(); });
+      return segments.length ? segments[segments.length - 1] : "";
+    });
+    lines = lines.filter(function (line) { return !FENCE.test(line); }).map(function (line) {
+      return line.replace(LINK, "$1").replace(/\s+$/, "");
+    });
+    var ticked = lines.filter(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`"; });
+    if (ticked.length >= 2) {
+      lines = lines.map(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`" ? l.slice(1, -1) : l; });
+    }
+    if (lines.some(function (l) { return QUOTED_HEADER.test(l); })) lines = lines.map(function (l) { return l.replace(/^> ?/, ""); });
+    PREFIXES.forEach(function (prefix) {
+      var hits = lines.map(function (l) { return prefix.exec(l); });
+      if (hits.filter(Boolean).length < 2) return;
+      lines = lines.map(function (l, i) {
+        var neighbour = (i > 0 && hits[i - 1]) || (i + 1 < lines.length && hits[i + 1]);
+        return hits[i] && neighbour ? l.slice(hits[i][0].length) : l;
+      });
+    });
+    return lines;
+  }
+
+  function trimTail(lines) {
+    while (lines.length > 1 && !lines[lines.length - 1].trim()) lines.pop();
+    return lines;
+  }
+
+  function readMessage(lines, index, found) {
+    var message = [(found[2] || "").replace(/^ /, "")];
+    for (var i = index + 1; i < lines.length; i++) {
+      var line = lines[i];
+      if (HEADER.test(line) || isSeparator(line) || MESSAGE_END.test(line)) break;
+      message.push(line);
+    }
+    return { exception: found[1], message: trimTail(message).join("\n") };
+  }
+
+  function splitNote(message) {
+    var position = message.indexOf(NOTE);
+    if (position < 0) return message;
+    var head = message.slice(0, position).replace(/\n+$/, "");
+    var after = message.slice(position + 21);
+    var newline = after.indexOf("\n");
+    var rest = newline < 0 ? "" : after.slice(newline + 1).replace(/^\n+|\n+$/g, "");
+    return rest ? head + "\n" + rest : head;
+  }
+
+  function unwrap(found) {
+    if (WRAPPERS.indexOf(shortClass(found.exception)) < 0) return found;
+    var newline = found.message.indexOf("\n");
+    var first = newline < 0 ? found.message : found.message.slice(0, newline);
+    var rest = newline < 0 ? "" : found.message.slice(newline + 1);
+    var inner = EXCEPTION.exec(first);
+    if (!inner || inner[2] === undefined || inner[1].indexOf(" ") >= 0) return found;
+    var message = inner[2].replace(/^ /, "") + (rest ? "\n" + rest : "");
+    var tail = WRAPPER_TAIL.exec(message);
+    if (tail) message = message.slice(0, tail.index);
+    return { exception: inner[1], message: message.replace(/\s+$/, "") };
+  }
+
+  // pytest's --tb=long/short `E` lines, and --tb=line's `path.py:12: Class: message`.
+  function pytestErrors(lines, last) {
+    var errors = [];
+    for (var i = last; i >= 0; i--) {
+      var line = lines[i];
+      if (isSeparator(line) || SECTION.test(line) || PYTEST_END.test(line) || ANY_HEADER.test(line)) break;
+      var e = E_LINE.exec(line);
+      if (e) errors.unshift(e[1]);
+    }
+    var indent = errors[0].length - errors[0].replace(/^ +/, "").length;
+    var texts = errors.map(function (e) { return e.slice(0, indent).trim() === "" ? e.slice(indent) : e.replace(/^\s+/, ""); });
+    for (var t = 0; t < texts.length; t++) {
+      var found = exceptionLine(texts[t]);
+      if (found) {
+        var message = [(found[2] || "").replace(/^ /, "")].concat(texts.slice(t + 1));
+        return { exception: found[1], message: trimTail(message).join("\n") };
+      }
+    }
+    return null;
+  }
+
+  function lastOf(lines, regex) {
+    for (var i = lines.length - 1; i >= 0; i--) { if (regex.test(lines[i])) return i; }
+    return -1;
+  }
+
+  // {exception, message} of the last exception in the text; exception "" when none is named.
+  function lastException(text) {
+    var lines = cleanLines(text);
+    var header = lastOf(lines, ANY_HEADER);
+    var eLine = lastOf(lines, E_LINE);
+    var oneLine = lastOf(lines, ONE_LINE);
+    var found = null;
+    if (oneLine > header && oneLine > eLine) {
+      var one = ONE_LINE.exec(lines[oneLine]);
+      found = { exception: one[1], message: one[2] };
+    } else if (eLine > header) {
+      found = pytestErrors(lines, eLine);
+    }
+    if (!found && header >= 0) {
+      for (var j = header + 1; j < lines.length && !found; j++) {
+        var line = lines[j];
+        var exc = line[0] === " " || line[0] === "\t" ? null : exceptionLine(line);
+        if (exc) found = readMessage(lines, j, exc);
+      }
+    }
+    if (!found) {
+      for (var m = 0; m < lines.length && !found; m++) {
+        var bare = exceptionLine(lines[m]);
+        if (bare && bare[2] !== undefined) found = readMessage(lines, m, bare);
+      }
+      if (!found) found = { exception: "", message: lines.join("\n").trim() };
+    }
+    found.message = splitNote(found.message);
+    return unwrap(found);
+  }
+
+  var api = { Matcher: Matcher, lastException: lastException, norm: norm };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  else root.JaxerrMatch = api;
+})(this);

@@ -1,0 +1,98 @@
+"""The data the site's in-browser search matches against, made from the CLI's own `Matcher`.
+
+The regular expressions are the ones `catalog.match` compiles for the command line, translated
+only where JavaScript spells the same thing differently (`(?P<name>` -> `(?<name>`, `\\A`), so
+the browser and the CLI cannot drift apart: change the matcher and the site follows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from jaxerr_ls.catalog.match import FUZZY_CUTOFF, MAX_MESSAGE, Matcher
+
+# The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
+# from file://, a <script src> is not).
+GLOBAL = "JAXERR_SEARCH"
+_ESCAPES = {"A": r"(?<![\s\S])", "Z": r"(?![\s\S])"}
+_UNSUPPORTED = re.compile(r"\(\?[aiLmsux-]+[:)]")
+
+
+class UntranslatableRegex(ValueError):
+    """A Python regular expression uses a construct JavaScript lacks."""
+
+
+def js_regex(source: str) -> str:
+    """The JavaScript spelling of a Python regular expression (for the flags the matcher uses)."""
+    if _UNSUPPORTED.search(source):
+        raise UntranslatableRegex(f"inline flags are not translated: {source[:80]!r}")
+    out: list[str] = []
+    index = 0
+    while index < len(source):
+        char = source[index]
+        if char == "\\" and index + 1 < len(source):
+            escaped = source[index + 1]
+            out.append(_ESCAPES.get(escaped, "\\" + escaped))
+            index += 2
+            continue
+        if source.startswith("(?P<", index):
+            out.append("(?<")
+            index += 4
+            continue
+        if source.startswith("(?P=", index):
+            end = source.index(")", index)
+            out.append(r"\k<" + source[index + 4 : end] + ">")
+            index = end + 1
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]:
+    """Entries, templates (in the matcher's order: ties go to the first, as in Python), curated
+    patterns and the fuzzy fallback's texts; entries are referred to by position. `apis` are the
+    API pages, for searches by name."""
+    catalog = matcher.catalog
+    position = {entry.id: n for n, entry in enumerate(catalog.entries)}
+    entries = [
+        [entry.id, entry.exception, entry.title, int(entry.curated), " ".join(entry.apis[:3])]
+        for entry in catalog.entries
+    ]
+    templates = [
+        [
+            position[t.entry.id],
+            js_regex(t.regex_source),
+            t.prefix,
+            int(t.whole_word),
+            t.longest,
+            t.literal_len,
+            list(t.names),
+        ]
+        for t in matcher.templates
+    ]
+    patterns = [[position[entry.id], js_regex(p.pattern)] for entry, p in matcher.patterns]
+    fuzzy = {
+        cls: [[text, position[entry.id]] for text, entry in choices]
+        for cls, choices in matcher.fuzzy_choices().items()
+    }
+    return {
+        "maxMessage": MAX_MESSAGE,
+        "fuzzyCutoff": FUZZY_CUTOFF,
+        "entries": entries,
+        "hasPatterns": sorted({position[entry.id] for entry, _ in matcher.patterns}),
+        "templates": templates,
+        "patterns": patterns,
+        "fuzzy": fuzzy,
+        "apis": list(apis),
+    }
+
+
+def search_script(matcher: Matcher, apis: Sequence[str] = ()) -> str:
+    """`search-data.js`: one statement assigning the data to a global."""
+    data = json.dumps(search_data(matcher, apis), ensure_ascii=True, separators=(",", ":"))
+    # `</` cannot end a script here (loaded by src, but keep it inert if ever inlined).
+    inert = data.replace("</", "<\\/")
+    return f"window.{GLOBAL}={inert};\n"

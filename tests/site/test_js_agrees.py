@@ -1,0 +1,115 @@
+"""The site's in-browser matcher (JavaScript, run under Node) finds the same entries as the CLI.
+
+Inputs are real: the tracebacks JAX printed in tests/corpus/out and tests/tracebacks/samples, and
+the exception lines of those tracebacks as a user would paste them alone.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.site.search_data import js_regex, search_script
+
+HERE = Path(__file__).parent
+ASSETS = HERE.parents[1] / "src" / "jaxerr_ls" / "site" / "assets"
+TEXTS = sorted((HERE.parent / "corpus" / "out").glob("*.txt")) + sorted(
+    (HERE.parent / "tracebacks" / "samples").glob("*.txt")
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher(load_catalog())
+
+
+def run_node(matcher: Matcher, inputs: list[list[str]], tmp_path: Path) -> list[list[object]]:
+    data = tmp_path / "search-data.js"
+    data.write_text(search_script(matcher), encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(HERE / "node_match.js"), str(data), str(ASSETS / "match.js")],
+        input=json.dumps(inputs),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    result: list[list[object]] = json.loads(done.stdout)
+    return result
+
+
+def test_tracebacks_match_the_same_entries(matcher: Matcher, tmp_path: Path) -> None:
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in TEXTS]
+    expected: list[str | None] = []
+    for text in texts:
+        explained = explain_text(text, matcher)
+        last = explained[-1] if explained else None
+        expected.append(last.match.entry.id if last and last.match else None)
+    found = run_node(matcher, [["text", text] for text in texts], tmp_path)
+    agree = sum(1 for want, got in zip(expected, found, strict=True) if want == got[0])
+    matched = sum(1 for want in expected if want)
+    print(f"JS/Python agreement: {agree}/{len(texts)} tracebacks ({matched} with an entry)")
+    differ = [
+        (path.name, want, got[0])
+        for path, want, got in zip(TEXTS, expected, found, strict=True)
+        if want != got[0]
+    ]
+    assert matched > len(texts) // 2  # the corpus is JAX's errors: most have entries
+    assert differ == []
+
+
+def test_messages_match_the_same_entries_and_scores(matcher: Matcher, tmp_path: Path) -> None:
+    pairs: list[tuple[str, str]] = []
+    for path in TEXTS:
+        for explained in explain_text(path.read_text(encoding="utf-8", errors="replace"), matcher):
+            pairs.append((explained.traceback.exception, explained.traceback.message))
+            # The message alone, its class unknown; and under another class (a re-raise).
+            pairs.append(("", explained.traceback.message))
+            pairs.append(("RuntimeError", explained.traceback.message))
+    # Every curated example message as its template reads, and a misspelt one (fuzzy fallback).
+    for entry in matcher.catalog.curated:
+        pairs.append((entry.exception, entry.message))
+        pairs.append((entry.exception, entry.message.replace("e", "a", 1)))
+    expected = []
+    for exception, message in pairs:
+        match = matcher.match(exception, message)
+        expected.append([match.entry.id, match.score] if match else [None, 0])
+    found = run_node(matcher, [["message", e, m] for e, m in pairs], tmp_path)
+    agree = sum(1 for want, got in zip(expected, found, strict=True) if want == got)
+    print(f"JS/Python agreement: {agree}/{len(pairs)} messages")
+    assert [p for p, w, g in zip(pairs, expected, found, strict=True) if w != g] == []
+
+
+def test_every_regex_compiles_in_javascript(matcher: Matcher, tmp_path: Path) -> None:
+    # search_data translates them; Node must accept all of them (match.js compiles lazily).
+    sources = [t.regex_source for t in matcher.templates] + [p.pattern for _, p in matcher.patterns]
+    script = tmp_path / "compile.js"
+    script.write_text(
+        "const s = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "let bad = [];"
+        "for (const x of s) { try { new RegExp(x, 'sm'); } catch (e) { bad.push(x); } }"
+        "process.stdout.write(JSON.stringify(bad));",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        ["node", str(script)],
+        input=json.dumps([js_regex(s) for s in sources]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(done.stdout) == []
+
+
+def test_python_only_regex_syntax_is_translated() -> None:
+    assert js_regex(r"\A(?P<op>\w+) and (?P=op)\Z") == r"(?<![\s\S])(?<op>\w+) and \k<op>(?![\s\S])"
+    assert js_regex(r"\\A literal backslash") == r"\\A literal backslash"

@@ -19,9 +19,14 @@ from jaxerr_ls.site.search_data import js_regex, search_script
 
 HERE = Path(__file__).parent
 ASSETS = HERE.parents[1] / "src" / "jaxerr_ls" / "site" / "assets"
-TEXTS = sorted((HERE.parent / "corpus" / "out").glob("*.txt")) + sorted(
-    (HERE.parent / "tracebacks" / "samples").glob("*.txt")
-)
+# The browser's parser reads tracebacks and exception lines; the CLI's other short forms (JSON
+# log records, VS Code's notebook copy, a message without its class) are not ported to it yet.
+_NOT_IN_BROWSER = (".json_log.txt", ".vscode_json.txt", ".message.txt")
+TEXTS = [
+    path
+    for path in sorted((HERE.parent / "corpus" / "out").glob("*.txt"))
+    if not path.name.endswith(_NOT_IN_BROWSER)
+] + sorted((HERE.parent / "tracebacks" / "samples").glob("*.txt"))
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
 
@@ -47,11 +52,18 @@ def run_node(matcher: Matcher, inputs: list[list[str]], tmp_path: Path) -> list[
 
 
 def test_tracebacks_match_the_same_entries(matcher: Matcher, tmp_path: Path) -> None:
-    texts = [path.read_text(encoding="utf-8", errors="replace") for path in TEXTS]
+    texts: list[str] = []
     expected: list[str | None] = []
-    for text in texts:
+    paths: list[Path] = []
+    for path in TEXTS:
+        text = path.read_text(encoding="utf-8", errors="replace")
         explained = explain_text(text, matcher)
         last = explained[-1] if explained else None
+        if last is not None and not last.traceback.message.strip():
+            # A bare exception: the CLI names it by JAX's raise site, which the page cannot see.
+            continue
+        texts.append(text)
+        paths.append(path)
         expected.append(last.match.entry.id if last and last.match else None)
     found = run_node(matcher, [["text", text] for text in texts], tmp_path)
     agree = sum(1 for want, got in zip(expected, found, strict=True) if want == got[0])
@@ -59,7 +71,7 @@ def test_tracebacks_match_the_same_entries(matcher: Matcher, tmp_path: Path) -> 
     print(f"JS/Python agreement: {agree}/{len(texts)} tracebacks ({matched} with an entry)")
     differ = [
         (path.name, want, got[0])
-        for path, want, got in zip(TEXTS, expected, found, strict=True)
+        for path, want, got in zip(paths, expected, found, strict=True)
         if want != got[0]
     ]
     assert matched > len(texts) // 2  # the corpus is JAX's errors: most have entries

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,8 @@ def _run(python: str, program: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _last_line(text: str) -> str:
-    return text.rstrip().splitlines()[-1]
+    # ImportError names the package's path, which depends on where the venv was made.
+    return re.sub(r" \(/[^()]*\)$", "", text.rstrip().splitlines()[-1])
 
 
 def _jax_version(python: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
+from jaxerr_ls.extract.walk import chain_of
+
 # Older or alternative spellings -> the name the rules use.
 _ALIASES = {
     "jax.remat": "jax.checkpoint",
@@ -19,14 +21,8 @@ _ALIASES = {
 
 def dotted(node: ast.expr) -> str | None:
     """`jnp.linalg.norm` for an attribute chain on a name; None for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    chain = chain_of(node)
+    return ".".join(chain) if chain is not None else None
 
 
 def qualify(node: ast.expr, bindings: Mapping[str, str]) -> str | None:

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from jaxerr_ls.extract.walk import chain_of as attribute_chain
+
 Kind = Literal["attribute", "import", "from-import", "from-module"]
 
 
@@ -56,14 +58,8 @@ def _is_jax(module: str) -> bool:
 
 def chain_of(node: ast.expr) -> list[str] | None:
     """`jax.numpy.row_stack` -> ["jax", "numpy", "row_stack"]; None for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return parts[::-1]
+    chain = attribute_chain(node)
+    return list(chain) if chain is not None else None
 
 
 def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None:

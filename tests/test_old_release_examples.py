@@ -20,13 +20,16 @@ from tests.proof.prove import Proof, prove_batch
 RELEASE = "0.4.38"
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = load_catalog()
+UPGRADE_ENTRIES = {"removed-api", "removed-module", "deprecated-api", "api-not-yet-added"}
 RUNNABLE = [
     e
     for e in CATALOG.curated
     if e.example is not None
     and (not e.min_jax or version_key(e.min_jax) <= version_key(RELEASE))
-    # an example written for one release (the upgrade entries) is proven under that release
+    # an example written for one release is proven under that release; the upgrade entries'
+    # examples use a name only some releases lack, so they are not about 0.4.38
     and not e.example.jax
+    and e.id not in UPGRADE_ENTRIES
 ]
 # Entries added in the same round as this test (the 56 of issue 13) whose 0.4.38 run does not
 # reach them yet; each is a finding to resolve, not a pass.
@@ -68,7 +71,8 @@ def proofs() -> dict[str, Proof]:
 
 def test_examples_marked_not_runnable_need_a_newer_release() -> None:
     marked = sorted(e.id for e in CATALOG.curated if e not in RUNNABLE)
-    assert len(marked) >= 8 and all(CATALOG.get(i).min_jax for i in marked)  # type: ignore[union-attr]
+    need_newer = [i for i in marked if i not in UPGRADE_ENTRIES]
+    assert len(need_newer) >= 8 and all(CATALOG.get(i).min_jax for i in need_newer)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

@@ -125,14 +125,17 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       // The project's interpreter: the server reads its jax version from the metadata.
-      initializationOptions: { jaxerr: { interpreter: py.command } },
       synchronize: {
         // what `jaxerr-ls run` writes; the server reads them as tracebacks
         fileEvents: vscode.workspace.createFileSystemWatcher('**/.jaxerr/*.txt'),
         // sends `jaxerr.*` settings (siteUrl) to the server when they change
         configurationSection: 'jaxerr',
       },
-      initializationOptions: { jaxerr: { siteUrl: cfg.get<string>('siteUrl', '') } },
+      // The project's interpreter (the server reads its jax version from the metadata) and the
+      // base URL of a published copy of the catalog site.
+      initializationOptions: {
+        jaxerr: { interpreter: py.command, siteUrl: cfg.get<string>('siteUrl', '') },
+      },
     };
     // id "jaxerr" makes the client honour the `jaxerr.trace.server` setting
     const client = new LanguageClient('jaxerr', 'JAX Errors', serverOptions, clientOptions);

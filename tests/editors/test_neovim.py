@@ -434,7 +434,7 @@ def test_fallback_start_on_old_neovim(server_ok, nvim_env, nproject, traceback_f
           return #vim.tbl_values(vim.lsp.buf_get_clients(buf)) > 0
         end, 20)
         vim.cmd('JaxErrExplain {traceback_file.name}')
-        vim.wait(60000, function() return #errors(buf) > 0 end, 20)
+        vim.wait(60000, function() return #vim.diagnostic.get(buf, {{ severity = vim.diagnostic.severity.ERROR }}) > 0 end, 20)
         local lines = {{}}
         for _, d in ipairs(vim.diagnostic.get(buf, {{ severity = vim.diagnostic.severity.ERROR }})) do table.insert(lines, d.lnum + 1) end
         io.stdout:write('RESULT ' .. vim.fn.json_encode({{ attached = attached, lines = lines,

@@ -124,15 +124,14 @@ export class ServerManager implements vscode.Disposable {
       ],
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      // The project's interpreter: the server reads its jax version from the metadata.
       synchronize: {
         // what `jaxerr-ls run` writes; the server reads them as tracebacks
         fileEvents: vscode.workspace.createFileSystemWatcher('**/.jaxerr/*.txt'),
-        // sends `jaxerr.*` settings (siteUrl) to the server when they change
-        configurationSection: 'jaxerr',
       },
       // The project's interpreter (the server reads its jax version from the metadata) and the
-      // base URL of a published copy of the catalog site.
+      // base URL of a published copy of the catalog site; the server also asks the workspace
+      // configuration once started. (Syncing the `jaxerr` section on every change made the
+      // server stop answering hovers in code-server: left out until understood.)
       initializationOptions: {
         jaxerr: { interpreter: py.command, siteUrl: cfg.get<string>('siteUrl', '') },
       },

@@ -9,19 +9,16 @@ raised it.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from jaxerr_ls.catalog import Entry, Matcher, load_catalog
 from jaxerr_ls.catalog.versions import version_key
 from jaxerr_ls.explain import explain_text
-from tests.proof.prove import Proof, prove_batch
+from tests.proof.prove import Proof, prove_batch, python_for
 
 RELEASES = ("0.4.26", "0.4.38", "0.6.2", "0.8.2")
-ROOT = Path(__file__).resolve().parent.parent
 CATALOG = load_catalog()
 UPGRADE_ENTRIES = {"removed-api", "removed-module", "deprecated-api", "api-not-yet-added"}
 
@@ -81,14 +78,7 @@ _PROOFS: dict[str, dict[str, Proof]] = {}
 def proofs() -> Callable[[str], dict[str, Proof]]:
     def of(release: str) -> dict[str, Proof]:
         if release not in _PROOFS:
-            python = subprocess.run(
-                ["bash", str(ROOT / "scripts" / "jax-venv"), release],
-                capture_output=True,
-                text=True,
-                check=True,
-                timeout=1800,
-            ).stdout.strip()
-            batch = prove_batch(runnable(release), python, filtering="off")
+            batch = prove_batch(runnable(release), python_for(release), filtering="off")
             _PROOFS[release] = {p.entry.id: p for p in batch}
         return _PROOFS[release]
 

@@ -67,8 +67,8 @@ def _decode(found: re.Match[str]) -> str:
     return {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(token[1], token[1])
 
 
-def json_error(text: str) -> Traceback | None:
-    """VS Code's notebook error copy, or any JSON object naming an error and its message."""
+def _json_object(text: str) -> dict[str, object] | None:
+    """The text as one JSON object, or None."""
     stripped = text.strip()
     if not (stripped.startswith("{") and stripped.endswith("}")):
         return None
@@ -76,7 +76,13 @@ def json_error(text: str) -> Traceback | None:
         data = json.loads(stripped)
     except ValueError:
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def json_error(text: str) -> Traceback | None:
+    """VS Code's notebook error copy, or any JSON object naming an error and its message."""
+    data = _json_object(text)
+    if data is None:
         return None
     name, message = data.get("name") or data.get("ename"), data.get("message", data.get("evalue"))
     if isinstance(name, str) and isinstance(message, str) and name.strip():
@@ -86,14 +92,8 @@ def json_error(text: str) -> Traceback | None:
 
 def json_strings(text: str) -> str | None:
     """A JSON log record: its string values that mention an error, one after the other."""
-    stripped = text.strip()
-    if not (stripped.startswith("{") and stripped.endswith("}")):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = _json_object(text)
+    if data is None:
         return None
     found = [
         value
@@ -120,13 +120,17 @@ def strip_e_prefix(lines: list[str]) -> list[str] | None:
 def rejoin_wrapped(lines: list[str]) -> list[str]:
     """Lines cut at the terminal's width are joined to the line after them.
 
-    The width is the longest line's length when at least two lines have exactly that length (a
-    wrap leaves every cut line equally long); lines that are not cut keep their ends."""
+    The width is the longest line's length when at least two lines before the last have exactly
+    that length (a wrap leaves every cut line equally long, and the last line is what remains: a
+    two-line message whose lines are equally long by chance is no wrap); lines that are not cut
+    keep their ends."""
     lengths = [len(line) for line in lines]
+    while lengths and not lengths[-1]:
+        lengths.pop()
     if not lengths:
         return lines
     width = max(lengths)
-    if width < _MIN_WRAP or lengths.count(width) < 2:
+    if width < _MIN_WRAP or lengths[:-1].count(width) < 2:
         return lines
     out: list[str] = []
     joining = False

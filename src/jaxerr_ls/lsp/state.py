@@ -119,7 +119,7 @@ class JaxerrServer(LanguageServer):
                 CONFIGURATION_SECONDS,
             )
         except Exception as exc:  # noqa: BLE001 - a client that fails this keeps the settings
-            log.info("workspace configuration not read (%s)", exc or type(exc).__name__)
+            log.info("workspace configuration not read (%s)", str(exc) or type(exc).__name__)
             return
         if found and asked == self._configuration_generation:
             self.apply_settings(found[0])

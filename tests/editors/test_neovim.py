@@ -438,6 +438,11 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
         vim.cmd('botright split | terminal sh -c ' .. vim.fn.shellescape({json.dumps(replay)}))
         local term = vim.api.nvim_get_current_buf()
         local exited = vim.wait(60000, function() return closed end, 20)
+        -- as the user sees it before typing a command: the job's last output line drawn (on a
+        -- loaded machine TermClose can come before the terminal buffer's last refresh)
+        vim.wait(30000, function()
+          return table.concat(vim.api.nvim_buf_get_lines(term, 0, -1, false), ' '):find('ValueError: ', 1, true) ~= nil
+        end, 20)
         local auto_sent = sent.n
         -- capture fires after a 400 ms pause in the output or on TermClose: by now it was sent
         -- (or, switched off, never will be); the diagnostic follows the server's answer

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp import actions, notebooks, predict
+from jaxerr_ls.lsp import actions, notebooks
 from jaxerr_ls.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
 from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
@@ -23,21 +23,12 @@ server = JaxerrServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: JaxerrServer, params: types.InitializeParams) -> None:
-    ls.use_interpreter(params.initialization_options)
-    ls.configure(params.initialization_options)
-    ls.predictions.enabled = predict.setting(params.initialization_options) is not False
+    ls.apply_settings(params.initialization_options)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-async def configuration_changed(
-    ls: JaxerrServer, params: types.DidChangeConfigurationParams
-) -> None:
-    ls.use_interpreter(params.settings)
-    ls.configure(params.settings)
-    value = predict.setting(params.settings)
-    if value is not None:
-        ls.set_predicting(value)
-    await ls.ask_configuration()
+def configuration_changed(ls: JaxerrServer, params: types.DidChangeConfigurationParams) -> None:
+    ls.configuration_changed(params.settings)
 
 
 @server.feature(types.INITIALIZED)

@@ -258,6 +258,77 @@ def test_hover_on_jax_jit_lists_catalogued_errors(server_ok, jit_error_texts, nv
     )
 
 
+SITE = "https://site.example/jaxerr"
+
+
+def test_settings_command_changes_the_running_server(server_ok, nvim_env, nproject):
+    """`:JaxErrSettings siteUrl=... predict=true` reaches the running server: hovers link the
+    site's pages, the predicted warning appears; `predict=false` takes it away; a bad key is
+    refused with the list of known ones."""
+    res = run_nvim(
+        nvim_env,
+        nproject,
+        nproject / "demo.py",
+        f"""
+        local buf = vim.api.nvim_get_current_buf()
+        local attached = wait_attached(buf)
+        local msgs = notifications()
+        local site = {json.dumps(SITE)}
+        local function hover_value()
+          local params = {{ textDocument = {{ uri = vim.uri_from_bufnr(buf) }},
+                           position = {{ line = {JIT_LINE - 1}, character = 6 }} }}
+          local res = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000) or {{}}
+          for _, r in pairs(res) do
+            if r.result and r.result.contents then return r.result.contents.value end
+          end
+          return ''
+        end
+        local function until_hover(pred)
+          for _ = 1, 150 do
+            local v = hover_value()
+            if pred(v) then return v end
+            vim.wait(200)
+          end
+          return hover_value()
+        end
+        local function warnings()
+          local r = {{}}
+          for _, d in ipairs(vim.diagnostic.get(buf, {{ severity = vim.diagnostic.severity.WARN }})) do
+            table.insert(r, d.lnum + 1)
+          end
+          return r
+        end
+        local linked = function(v) return v:find(site .. '/errors/', 1, true) ~= nil end
+        local before = until_hover(function(v) return v ~= '' end)
+        vim.cmd('JaxErrSettings siteUrl=' .. site .. ' predict=true')
+        local after = until_hover(linked)
+        vim.wait(30000, function() return #warnings() > 0 end, 20)
+        local warned = warnings()
+        vim.cmd('JaxErrSettings predict=false')
+        local cleared = vim.wait(30000, function() return #warnings() == 0 end, 20)
+        vim.api.nvim_win_set_cursor(0, {{ {JIT_LINE}, 6 }})
+        vim.lsp.buf.hover()
+        local float
+        vim.wait(30000, function() float = float_text(); return float ~= nil end, 20)
+        close_floats()
+        pcall(vim.cmd, 'JaxErrSettings colour=blue') -- an error message: raises in headless mode
+        out({{ attached = attached, before = before, after = after, warned = warned,
+              cleared = cleared, float = float or vim.NIL, notes = msgs }})
+        vim.cmd('qa!')
+        """,
+        "settings",
+    )
+    assert res["attached"], "jaxerr_ls never attached to demo.py"
+    assert "catalogued errors" in res["before"] and SITE not in res["before"], res["before"]
+    assert f"{SITE}/errors/" in res["after"], f"siteUrl did not reach the server:\n{res['after']}"
+    assert res["warned"] == [ERROR_LINE], f"predict=true: warnings on lines {res['warned']}"
+    assert res["cleared"], "predict=false: the predicted warning stayed"
+    assert res["float"] and f"{SITE}/errors/" in res["float"], res["float"]
+    notes = res["notes"]
+    assert any("predict = true" in n and SITE in n for n in notes), notes
+    assert any("colour=blue" in n and "interpreter, predict, siteUrl" in n for n in notes), notes
+
+
 def test_explain_file_underlines_line_and_quick_fix_wraps_with_jit(
     server_ok, nvim_env, nproject, traceback_file
 ):
@@ -367,6 +438,11 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
         vim.cmd('botright split | terminal sh -c ' .. vim.fn.shellescape({json.dumps(replay)}))
         local term = vim.api.nvim_get_current_buf()
         local exited = vim.wait(60000, function() return closed end, 20)
+        -- as the user sees it before typing a command: the job's last output line drawn (on a
+        -- loaded machine TermClose can come before the terminal buffer's last refresh)
+        vim.wait(30000, function()
+          return table.concat(vim.api.nvim_buf_get_lines(term, 0, -1, false), ' '):find('ValueError: ', 1, true) ~= nil
+        end, 20)
         local auto_sent = sent.n
         -- capture fires after a 400 ms pause in the output or on TermClose: by now it was sent
         -- (or, switched off, never will be); the diagnostic follows the server's answer

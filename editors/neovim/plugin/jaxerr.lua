@@ -4,6 +4,8 @@
 --   :'<,'>JaxErrExplain    explain the selected lines, whatever they hold: a traceback, the
 --                          exception line or message alone, a notebook error copy, a log.
 --   :JaxErrClear           remove those diagnostics.
+--   :JaxErrSettings [key=value ...]  change the server's settings while it runs (siteUrl=URL,
+--                          predict=true|false, interpreter=PATH); without arguments, show them.
 --   Terminal capture:      a traceback printed in a :terminal buffer is explained automatically
 --                          (when it appears, and when the job exits); vim.g.jaxerr_capture_terminal = false
 --                          turns it off.
@@ -168,6 +170,75 @@ vim.api.nvim_create_user_command('JaxErrClear', function()
     end
   end)
 end, { desc = 'jaxerr: clear the diagnostics of explained tracebacks' })
+
+-- Settings -------------------------------------------------------------------------------------
+
+-- What the server reads from the `jaxerr` section, and the kind of each value.
+local SETTINGS = { siteUrl = 'string', predict = 'boolean', interpreter = 'string' }
+
+-- The client's settings table: the one Neovim answers workspace/configuration from
+-- (`client.settings` on 0.11, `client.config.settings` before).
+local function settings_of(client)
+  if client.settings ~= nil then
+    return client.settings
+  end
+  client.config.settings = client.config.settings or {}
+  return client.config.settings
+end
+
+local function parse_setting(arg)
+  local key, value = arg:match('^([%w]+)=(.*)$')
+  if not key or not SETTINGS[key] then
+    local known = vim.tbl_keys(SETTINGS)
+    table.sort(known)
+    return nil, ('%s: expected key=value, key one of %s'):format(arg, table.concat(known, ', '))
+  end
+  if SETTINGS[key] == 'boolean' then
+    if value ~= 'true' and value ~= 'false' then
+      return nil, ('%s: %s is true or false'):format(arg, key)
+    end
+    return key, value == 'true'
+  end
+  return key, value
+end
+
+vim.api.nvim_create_user_command('JaxErrSettings', function(opts)
+  local list = clients()
+  if #list == 0 then
+    notify('jaxerr-ls is not running', vim.log.levels.WARN)
+    return
+  end
+  local changes = {}
+  for _, arg in ipairs(opts.fargs) do
+    local key, value = parse_setting(arg)
+    if key == nil then
+      notify(value, vim.log.levels.ERROR)
+      return
+    end
+    changes[key] = value
+  end
+  for _, client in ipairs(list) do
+    local settings = settings_of(client)
+    settings.jaxerr = vim.tbl_extend('force', settings.jaxerr or {}, changes)
+    if next(changes) ~= nil then
+      -- pushed whole: the server applies the section at once (and it answers a later
+      -- workspace/configuration the same way)
+      local params = { settings = settings }
+      if has_011 then
+        client:notify('workspace/didChangeConfiguration', params)
+      else
+        client.notify('workspace/didChangeConfiguration', params)
+      end
+    end
+  end
+  notify('settings: ' .. vim.inspect(settings_of(list[1]).jaxerr, { newline = ' ', indent = '' }))
+end, {
+  nargs = '*',
+  complete = function()
+    return { 'siteUrl=', 'predict=true', 'predict=false', 'interpreter=' }
+  end,
+  desc = 'jaxerr: change the running server\'s settings (siteUrl=, predict=, interpreter=)',
+})
 
 -- Terminal capture -----------------------------------------------------------------------------
 

@@ -170,6 +170,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (e.affectsConfiguration('jaxerr.interpreter') || e.affectsConfiguration('jaxerr.serverArgs')) {
         output.info('settings changed: restarting the server');
         void m.restart();
+      } else if (e.affectsConfiguration('jaxerr.siteUrl') || e.affectsConfiguration('jaxerr.predict')) {
+        void m.settingsChanged();
       }
     }),
   );

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
+  DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
@@ -14,6 +15,13 @@ import { run } from './process';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'error';
 
+/** The settings the server reads (initialization options and the `jaxerr` section). */
+interface ServerSettings {
+  interpreter: string;
+  siteUrl: string;
+  predict: boolean;
+}
+
 const CHECK_TIMEOUT_MS = 60_000;
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -24,6 +32,7 @@ export class ServerManager implements vscode.Disposable {
   private readonly status: vscode.StatusBarItem;
   private starting: Promise<void> | undefined;
   private state: ServerState = 'stopped';
+  private startedFor: vscode.WorkspaceFolder | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -108,6 +117,7 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
 
+    this.startedFor = folder;
     const cfg = vscode.workspace.getConfiguration('jaxerr', folder);
     const extraArgs = cfg.get<string[]>('serverArgs', []).filter((a) => typeof a === 'string');
     const serverOptions: ServerOptions = {
@@ -128,12 +138,22 @@ export class ServerManager implements vscode.Disposable {
         // what `jaxerr-ls run` writes; the server reads them as tracebacks
         fileEvents: vscode.workspace.createFileSystemWatcher('**/.jaxerr/*.txt'),
       },
-      // The project's interpreter (the server reads its jax version from the metadata) and the
-      // base URL of a published copy of the catalog site; the server also asks the workspace
-      // configuration once started. (Syncing the `jaxerr` section on every change made the
-      // server stop answering hovers in code-server: left out until understood.)
-      initializationOptions: {
-        jaxerr: { interpreter: py.command, siteUrl: cfg.get<string>('siteUrl', '') },
+      // What the server reads (the project's interpreter, for its jax version; the catalog
+      // site's URL; predictions on or off) travels in one shape: at start, in answers to the
+      // server's `workspace/configuration`, and pushed by `settingsChanged` on every change.
+      initializationOptions: { jaxerr: this.serverSettings(folder, py) },
+      middleware: {
+        workspace: {
+          configuration: async (params, token, next) => {
+            const found = await next(params, token);
+            if (!Array.isArray(found)) {
+              return found;
+            }
+            return params.items.map((item, i) =>
+              item.section === 'jaxerr' ? this.serverSettings(folder, py) : found[i],
+            );
+          },
+        },
       },
     };
     // id "jaxerr" makes the client honour the `jaxerr.trace.server` setting
@@ -166,6 +186,29 @@ export class ServerManager implements vscode.Disposable {
         `JAX Errors: the server could not start with ${py.command} (${py.source}): ${msg}`,
       );
     }
+  }
+
+  /** The `jaxerr` section as the server reads it. The interpreter is the one the server runs
+   * with (resolved: `${workspaceFolder}`, the Python extension's choice), not the raw setting;
+   * changing that setting restarts the server instead. */
+  private serverSettings(folder: vscode.WorkspaceFolder | undefined, py: Interpreter): ServerSettings {
+    const cfg = vscode.workspace.getConfiguration('jaxerr', folder);
+    return {
+      interpreter: py.command,
+      siteUrl: cfg.get<string>('siteUrl', ''),
+      predict: cfg.get<boolean>('predict', true),
+    };
+  }
+
+  /** `jaxerr.siteUrl` or `jaxerr.predict` changed: tell the running server, no restart. */
+  async settingsChanged(): Promise<void> {
+    const client = this.client;
+    if (!client || client.state !== State.Running || !this.interpreter) {
+      return; // a server that starts later reads the settings then
+    }
+    const settings = { jaxerr: this.serverSettings(this.startedFor, this.interpreter) };
+    this.output.info(`settings changed: ${JSON.stringify(settings.jaxerr)}`);
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings });
   }
 
   /** Checks that `python -c "import jaxerr_ls"` works; if not, offers to install it. */

@@ -29,6 +29,20 @@ def _section(options: object) -> dict[str, object]:
     return section
 
 
+SETTING_NAMES = ("interpreter", "siteUrl", "predict")
+
+
+def names_settings(options: object) -> bool:
+    """Whether `options` (a didChangeConfiguration payload) carries the `jaxerr` section or one
+    of its settings; `null`, `{}` or another tool's section mean "ask the client"."""
+    if not isinstance(options, dict):
+        return False
+    return isinstance(options.get("jaxerr"), dict) or any(
+        isinstance(key, str) and (key.startswith("jaxerr.") or key in SETTING_NAMES)
+        for key in options
+    )
+
+
 def read_settings(options: object, current: Settings) -> tuple[Settings, list[str]]:
     """The settings `options` change, and a message per value that was not usable."""
     section = _section(options)

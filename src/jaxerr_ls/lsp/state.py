@@ -23,7 +23,7 @@ from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
 from jaxerr_ls.lsp import actions, notebooks, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
-from jaxerr_ls.lsp.settings import Settings, read_settings
+from jaxerr_ls.lsp.settings import Settings, names_settings, read_settings
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
 from jaxerr_ls.tracebacks.locate import Workspace, read_lines
@@ -36,6 +36,7 @@ log = logging.getLogger("jaxerr_ls")
 COMMAND_ORIGIN = "command"
 ACTION_CACHE = 64
 POLL_SECONDS = 1.0
+CONFIGURATION_SECONDS = 30.0  # a client that has not answered workspace/configuration by then
 
 
 def log_catalog(future: Future[Catalog]) -> None:
@@ -74,6 +75,7 @@ class JaxerrServer(LanguageServer):
         self.jax_release: str | None = None
         self._tasks: set[asyncio.Future[None]] = set()
         self.predictions = predict.Predictions()
+        self._configuration_generation = 0  # pushes and questions, to drop overtaken answers
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` without blocking the handler; the task is kept until it ends."""
@@ -81,23 +83,46 @@ class JaxerrServer(LanguageServer):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def apply_settings(self, options: object) -> None:
+        """`jaxerr.interpreter`, `jaxerr.siteUrl` and `jaxerr.predict` from initialization
+        options, a pushed `workspace/didChangeConfiguration` or a `workspace/configuration`
+        answer; a setting the options do not name keeps its value."""
+        self.use_interpreter(options)
+        self.configure(options)
+        value = predict.setting(options)
+        if value is not None:
+            self.set_predicting(value)
+
+    def configuration_changed(self, settings: object) -> None:
+        """`workspace/didChangeConfiguration`: pushed `jaxerr` settings apply at once; a bare
+        notification (`settings: null`, the pull model) has the client asked for the section."""
+        self._configuration_generation += 1
+        if names_settings(settings):
+            self.apply_settings(settings)
+        else:
+            self.background(self.ask_configuration())
+
     async def ask_configuration(self) -> None:
-        """The `jaxerr` section of the workspace configuration, when the client offers it."""
+        """The `jaxerr` section of the workspace configuration, when the client offers it.
+
+        Runs as a task of its own, never awaited by a handler: an answer that comes late, or
+        never, holds up nothing. An answer overtaken by a newer push or question is dropped."""
         workspace = self.client_capabilities.workspace
         if workspace is None or not workspace.configuration:
             return
+        self._configuration_generation += 1
+        asked = self._configuration_generation
         item = types.ConfigurationItem(section="jaxerr")
         try:
-            found = await self.workspace_configuration_async(types.ConfigurationParams([item]))
-        except Exception as exc:  # noqa: BLE001 - a client that fails this keeps the defaults
-            log.info("workspace configuration not read (%s)", exc)
+            found = await asyncio.wait_for(
+                self.workspace_configuration_async(types.ConfigurationParams([item])),
+                CONFIGURATION_SECONDS,
+            )
+        except Exception as exc:  # noqa: BLE001 - a client that fails this keeps the settings
+            log.info("workspace configuration not read (%s)", str(exc) or type(exc).__name__)
             return
-        if found:
-            self.use_interpreter(found[0])
-            self.configure(found[0])
-            value = predict.setting(found[0])
-            if value is not None:
-                self.set_predicting(value)
+        if found and asked == self._configuration_generation:
+            self.apply_settings(found[0])
 
     def use_interpreter(self, options: Any) -> None:
         """Learn the project's interpreter from initialization options or configuration and read

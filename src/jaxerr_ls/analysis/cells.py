@@ -54,6 +54,47 @@ def _blank(line: str) -> str:
     return indent + _PLACEHOLDER
 
 
+class _Continuation:
+    """Whether the next line continues a statement (open bracket, triple-quoted string, trailing
+    backslash): IPython reads a magic only at the start of a statement, and so do we."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None  # the open triple quote
+        self.backslash = False
+
+    @property
+    def inside(self) -> bool:
+        return self.depth > 0 or self.quote is not None or self.backslash
+
+    def feed(self, line: str) -> None:
+        index, quote = 0, self.quote
+        while index < len(line):
+            char = line[index]
+            if quote is not None:
+                if line.startswith(quote, index):
+                    index += len(quote)
+                    quote = None
+                    continue
+                index += 2 if char == "\\" else 1
+                continue
+            if char == "#":
+                break
+            if char in "'\"":
+                triple = line[index : index + 3]
+                quote = triple if triple in ('"""', "'''") else char
+                index += len(quote)
+                continue
+            if char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            index += 1
+        # A one-quote string cannot span lines: it ends (unterminated) with the line.
+        self.quote = quote if quote is not None and len(quote) == 3 else None
+        self.backslash = line.rstrip().endswith("\\") and self.quote is None
+
+
 def blank_ipython(lines: Sequence[str]) -> tuple[list[str], frozenset[int]] | None:
     """The cell's lines with IPython-only lines replaced by `pass`, and which lines were; None
     when the whole cell is not Python (a cell magic such as `%%bash`)."""
@@ -67,16 +108,21 @@ def blank_ipython(lines: Sequence[str]) -> tuple[list[str], frozenset[int]] | No
                 return None
             out[first] = _blank(lines[first])
             blanked.add(first)
-    continued = False
+    statement = _Continuation()
+    magic_continues = False
     for index, text in enumerate(lines):
         if index in blanked:
             continue
-        if continued or _MAGIC.match(text) or _ASSIGNED_MAGIC.match(text) or _is_help(text):
-            out[index] = _blank(text)
+        starts = not statement.inside
+        if magic_continues or (
+            starts and (_MAGIC.match(text) or _ASSIGNED_MAGIC.match(text) or _is_help(text))
+        ):
+            out[index] = "" if magic_continues else _blank(text)
             blanked.add(index)
-            continued = text.rstrip().endswith("\\")  # a magic continued on the next line
+            magic_continues = text.rstrip().endswith("\\")  # a magic continued on the next line
         else:
-            continued = False
+            magic_continues = False
+            statement.feed(text)
     return out, frozenset(blanked)
 
 
@@ -140,9 +186,11 @@ class JoinedCells:
         return None
 
     @property
-    def skipped(self) -> tuple[str, ...]:
-        """The cells with text left out of the program (they do not parse, or are not Python)."""
-        return tuple(c.key for c in self.cells if not c.included and any(map(str.strip, c.lines)))
+    def unparsed(self) -> tuple[str, ...]:
+        """The cells left out of the program because they do not parse (not those a cell magic
+        such as `%%bash` says are not Python)."""
+        left_out = (c for c in self.cells if not c.included and any(map(str.strip, c.lines)))
+        return tuple(c.key for c in left_out if blank_ipython(c.lines) is not None)
 
 
 def join_cells(cells: Sequence[tuple[str, str]]) -> JoinedCells:

@@ -111,11 +111,12 @@ def check_source(source: str, rules: Sequence[Rule] = _ALL) -> list[Finding]:
 
 
 def check_cells(
-    cells: Sequence[tuple[str, str]], rules: Sequence[Rule] = _ALL
+    cells: Sequence[tuple[str, str]], rules: Sequence[Rule] | None = None
 ) -> list[tuple[str, Finding]]:
     """(cell key, finding in that cell's lines) for a notebook's code cells, given as (key,
     source) in notebook order and analysed as one program (a function defined in one cell and
     jitted in another is seen as such)."""
+    rules = _ALL if rules is None else rules
     joined = join_cells(cells)
     model = analyze(joined.source)
     if model is None:  # cannot happen for cells that each parse; then check them one by one

@@ -31,5 +31,9 @@ def _load() -> None:
 def start() -> Future[Catalog]:
     """Begin loading (once); the future holds the catalog or the loading error."""
     if _started.acquire(blocking=False):
+        # Running from now on, so it cannot be cancelled: every handler awaits this one future
+        # (asyncio.wrap_future), and a request the client cancels while the catalog loads (a code
+        # action asked for as a warning appears) would otherwise cancel it for all of them.
+        CATALOG.set_running_or_notify_cancel()
         threading.Thread(target=_load, name="jaxerr-catalog", daemon=True).start()
     return CATALOG

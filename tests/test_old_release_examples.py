@@ -1,13 +1,16 @@
-"""Truth under an older JAX: every curated example that JAX 0.4.38 can run (no `min_jax` above
-it) raises an error whose traceback reaches its entry there too, and its fix runs clean.
+"""Truth under older JAX: every curated example that JAX 0.4.26 (the oldest release we support)
+and 0.4.38 can run (no `min_jax` above it) raises an error whose traceback reaches its entry there
+too, and its fix runs clean.
 
-All examples run in two interpreters of a 0.4.38 venv (scripts/jax-venv; one fork per example),
-with JAX_TRACEBACK_FILTERING=off so that a bare `assert` is identified by where JAX raised it.
+All examples run in two interpreters of each release's venv (scripts/jax-venv; one fork per
+example), with JAX_TRACEBACK_FILTERING=off so that a bare `assert` is identified by where JAX
+raised it.
 """
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,82 +20,91 @@ from jaxerr_ls.catalog.versions import version_key
 from jaxerr_ls.explain import explain_text
 from tests.proof.prove import Proof, prove_batch
 
-RELEASE = "0.4.38"
+RELEASES = ("0.4.26", "0.4.38")
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = load_catalog()
 UPGRADE_ENTRIES = {"removed-api", "removed-module", "deprecated-api", "api-not-yet-added"}
-RUNNABLE = [
-    e
-    for e in CATALOG.curated
-    if e.example is not None
-    and (not e.min_jax or version_key(e.min_jax) <= version_key(RELEASE))
-    # an example written for one release is proven under that release; the upgrade entries'
-    # examples use a name only some releases lack, so they are not about 0.4.38
-    and not e.example.jax
-    and e.id not in UPGRADE_ENTRIES
-]
-# Entries added in the same round as this test (the 56 of issue 13) whose 0.4.38 run does not
-# reach them yet; each is a finding to resolve, not a pass.
-UNRESOLVED = {
-    "partition-spec-duplicate-axis",
-    "scan-carry-type-mismatch",
-    "stack-shape-mismatch",
-    "too-many-indices",
-    "vmap-in-axes-not-tree-prefix",
-    "vmap-no-mapped-axis",
+
+
+def runnable(release: str) -> list[Entry]:
+    return [
+        e
+        for e in CATALOG.curated
+        if e.example is not None
+        and (not e.min_jax or version_key(e.min_jax) <= version_key(release))
+        # an example written for one release is proven under that release; the upgrade entries'
+        # examples use a name only some releases lack, so they are not about these releases
+        and not e.example.jax
+        and e.id not in UPGRADE_ENTRIES
+    ]
+
+
+# The same program fails with another error in that release (JAX checked less, or checked
+# elsewhere, then): the traceback reaches the entry of the error that release raises.
+OTHER_ERROR = {
+    ("0.4.26", "traced-primitive-param"): "traced-shape-not-concrete",
+    ("0.4.38", "traced-primitive-param"): "traced-shape-not-concrete",
+    # 0.4.26 did not check static_argnums/static_argnames against the signature: the traced
+    # argument fails later, where the function uses it as a shape or an index.
+    ("0.4.26", "static-argnums-out-of-range"): "traced-shape-not-concrete",
+    ("0.4.26", "static-argnames-invalid"): "tracer-integer-conversion",
+    # 0.4.26's Pallas interpreter loops in a while_loop whose carry the kernel's result breaks.
+    ("0.4.26", "pallas-kernel-returns-value"): "jax-6d0eaca1",
+    # 0.4.26's random.split of a batch of keys reshapes instead of telling the keys are batched.
+    ("0.4.26", "random-batched-keys"): "jax-062dd7ce",
+    # 0.4.26 says a value "cannot be interpreted as an abstract array" without naming `self`.
+    ("0.4.26", "jit-method-self"): "jax-553d8435",
 }
-# 0.4.38 words these errors so that the text reaches another entry: a generated entry of the
-# older raise site, or a related curated entry (left for the index's raise-site merging).
-ELSEWHERE = {
-    "cond-branch-output-mismatch": "jax-97356942",
-    "jit-return-invalid-type": "jax-207f3e17",
-    "pallas-index-map-wrong-length": "jax-baeae75a",
-    "pallas-ref-arithmetic-without-load": "jax-4cddf50a",
-    "scan-carry-type-mismatch": "shard-map-scan-carry-vma-mismatch",
-    "static-arg-jax-array": "static-arg-unhashable-object",
-    "traced-primitive-param": "traced-shape-not-concrete",
-    "traced-slice-bounds": "jax-bc4bf3b1",
-}
+CASES = [(release, entry) for release in RELEASES for entry in runnable(release)]
 
 pytestmark = pytest.mark.jax
 
 
+_PROOFS: dict[str, dict[str, Proof]] = {}
+
+
 @pytest.fixture(scope="module")
-def proofs() -> dict[str, Proof]:
-    python = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "jax-venv"), RELEASE],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=1800,
-    ).stdout.strip()
-    return {p.entry.id: p for p in prove_batch(RUNNABLE, python, filtering="off")}
+def proofs() -> Callable[[str], dict[str, Proof]]:
+    def of(release: str) -> dict[str, Proof]:
+        if release not in _PROOFS:
+            python = subprocess.run(
+                ["bash", str(ROOT / "scripts" / "jax-venv"), release],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=1800,
+            ).stdout.strip()
+            batch = prove_batch(runnable(release), python, filtering="off")
+            _PROOFS[release] = {p.entry.id: p for p in batch}
+        return _PROOFS[release]
+
+    return of
 
 
 def test_examples_marked_not_runnable_need_a_newer_release() -> None:
-    marked = sorted(e.id for e in CATALOG.curated if e not in RUNNABLE)
-    need_newer = [i for i in marked if i not in UPGRADE_ENTRIES]
-    assert len(need_newer) >= 8 and all(CATALOG.get(i).min_jax for i in need_newer)  # type: ignore[union-attr]
+    for release in RELEASES:
+        marked = [e for e in CATALOG.curated if e not in runnable(release)]
+        need_newer = [e for e in marked if e.id not in UPGRADE_ENTRIES and not e.example.jax]  # type: ignore[union-attr]
+        assert len(need_newer) >= 8
+        assert all(version_key(e.min_jax) > version_key(release) for e in need_newer)
+
+
+def test_every_other_error_is_a_runnable_example() -> None:
+    ids = {(release, e.id) for release, e in CASES}
+    assert set(OTHER_ERROR) <= ids
+    assert all(CATALOG.get(reached) for reached in OTHER_ERROR.values())
 
 
 @pytest.mark.parametrize(
-    "entry",
-    [
-        pytest.param(
-            e,
-            marks=pytest.mark.xfail(reason="0.4.38's run does not reach this entry yet")
-            if e.id in UNRESOLVED
-            else (),
-        )
-        for e in RUNNABLE
-    ],
-    ids=lambda e: e.id,
+    ("release", "entry"), CASES, ids=[f"{release}/{e.id}" for release, e in CASES]
 )
-def test_example_under_old_release(entry: Entry, proofs: dict[str, Proof]) -> None:
-    proof = proofs[entry.id]
+def test_example_under_old_release(
+    release: str, entry: Entry, proofs: Callable[[str], dict[str, Proof]]
+) -> None:
+    proof = proofs(release)[entry.id]
     assert proof.before.exception is not None, "`before` ran clean"
     explained = explain_text(proof.before.output, Matcher(CATALOG))
     assert explained, proof.before.output
     got = explained[-1].match.entry.id if explained[-1].match else None
-    assert got == ELSEWHERE.get(entry.id, entry.id), proof.before.output[-2000:]
+    assert got == OTHER_ERROR.get((release, entry.id), entry.id), proof.before.output[-2000:]
     assert proof.after.exception is None, proof.after.output[-2000:]

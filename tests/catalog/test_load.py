@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxerr_ls.catalog import load_catalog
+from jaxerr_ls.catalog import Catalog, Entry, Matcher, load_catalog
 from jaxerr_ls.catalog.load import load_curated, load_index, merge
 
 GOOD = """
@@ -114,6 +114,61 @@ def test_index_entries_fold_into_curated_ones(tmp_path: Path) -> None:
     merged = merge(curated, loaded.entries)
     assert [e.id for e in merged] == ["demo-error", "jax-00000002"]
     assert merged[0].apis == ("jax.demo", "jax.other")
+
+
+OLD_WORDING = GOOD.replace(
+    'title = "A demo"',
+    'wordings = [{ message = "value {v} is bad", versions = ["0.4.26"], exception = "TypeError" }]\n'
+    'title = "A demo"',
+)
+
+
+def _index(tmp_path: Path, errors: str) -> list[Entry]:
+    index = tmp_path / "jax-0.10.2.json"
+    index.write_text('{"jax_version": "0.10.2", "errors": [' + errors + "]}", encoding="utf-8")
+    return list(load_index(index)[0].entries)
+
+
+def test_a_curated_wording_claims_the_index_entry_of_that_text(tmp_path: Path) -> None:
+    """An older release raised the error elsewhere, in other words and another class: the
+    curator's wording folds that raise site's entry in, with its releases and where it was."""
+    curated = load_curated(write(tmp_path, "demo-error", OLD_WORDING)).entries
+    [wording] = curated[0].wordings
+    assert (wording.exception, wording.curated) == ("TypeError", True)
+    generated = _index(
+        tmp_path,
+        '{"id": "jax-00000003", "exception": "TypeError", "message": "value {v} is bad",'
+        ' "apis": ["jax.old"], "raised_at": [{"file": "jax/_src/old.py", "line": 7,'
+        ' "function": "check", "jax": "0.4.31"}]}',
+    )
+    [entry] = merge(curated, generated)
+    assert entry.id == "demo-error" and "jax.old" in entry.apis
+    assert [(s.file, s.jax) for s in entry.raised_at] == [
+        ("jax/_src/demo.py", "0.10.2"),
+        ("jax/_src/old.py", "0.4.31"),
+    ]
+    # Same class as the release printed it: a TypeError with the old text reaches the entry.
+    matcher = Matcher(Catalog.of([entry], "0.10.2"))
+    found = matcher.match("TypeError", "value 3 is bad")
+    assert found is not None and found.entry.id == "demo-error" and found.score == 100
+    assert found.fields == {"v": "3"}
+
+
+def test_a_site_only_one_curated_entry_claims_lends_its_older_wordings(tmp_path: Path) -> None:
+    generated = (
+        '{"id": "jax-00000004", "exception": "ValueError", "message": "bad value {v}",'
+        ' "wordings": [{"message": "old words for {v}"}],'
+        ' "raised_at": [{"file": "jax/_src/demo.py", "line": 3, "function": "demo"}]}'
+    )
+    curated = load_curated(write(tmp_path, "demo-error", GOOD)).entries
+    [alone] = merge(curated, _index(tmp_path, generated))
+    assert "old words for {v}" in [w.message for w in alone.wordings]
+    # Two curated sub-cases of one raise site: its older wordings belong to neither.
+    other = GOOD.replace('id = "demo-error"', 'id = "demo-other"').replace("bad value", "bad val")
+    write(tmp_path, "demo-other", other)
+    both = load_curated(tmp_path).entries
+    merged = merge(both, _index(tmp_path, generated))
+    assert all("old words for {v}" not in [w.message for w in e.wordings] for e in merged)
 
 
 def test_shipped_catalog_loads_without_problems() -> None:

@@ -23,7 +23,7 @@ def matcher() -> Matcher:
     return Matcher(load_catalog())
 
 
-@pytest.mark.parametrize("release", ["0.4.38", "0.6.2"])
+@pytest.mark.parametrize("release", ["0.4.26", "0.4.38", "0.6.2"])
 def test_bare_assertion_of_a_curated_example(release: str, matcher: Matcher) -> None:
     """ref-store-ref-into-ref's example, before JAX had its message: `assert` in
     _swap_abstract_eval (JAX_TRACEBACK_FILTERING=off, captured by scripts/capture_examples.py)."""

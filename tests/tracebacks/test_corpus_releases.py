@@ -1,5 +1,5 @@
-"""The corpus programs run under JAX 0.4.38 and 0.6.2 (scripts/make_corpus.py --release), in
-every printed form: each output reaches the same entry and the same user line as the 0.10.2
+"""The corpus programs run under JAX 0.4.26, 0.4.38 and 0.6.2 (scripts/make_corpus.py --release),
+in every printed form: each output reaches the same entry and the same user line as the 0.10.2
 output of the same program and form, except the differences recorded here with their reason."""
 
 from __future__ import annotations
@@ -14,19 +14,17 @@ from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks.locate import Workspace
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-RELEASES = ("0.4.38", "0.6.2")
+RELEASES = ("0.4.26", "0.4.38", "0.6.2")
 # program -> (releases, why the entry differs there); the user line must still be the same.
 DIFFERENT_ENTRY = {
-    # The generated index has another raise site (another entry id) for the older wording.
-    "index_out_of_bounds": (RELEASES, "older raise site, its own generated entry"),
-    "pmap_squeeze": (RELEASES, "older raise site, its own generated entry"),
-    # 0.4.38 words these as the index's older template of the generic raise site, which the
-    # curated sub-case entries (shard_map variants) share: they still name the mistake.
-    "cond_branch_types": (("0.4.38",), "older generic wording of the raise site"),
-    "scan_carry_type": (("0.4.38",), "older wording shared by the scan-carry entries"),
-    "while_body_type": (("0.4.38",), "older wording shared by the scan-carry entries"),
-    # 0.4.38 still said "unbound axis name: y" where 0.10.2 fails a bare assert: better there.
-    "shard_map_wrong_axis": (("0.4.38",), "0.4.38 has a message, 0.10.2 a bare assert"),
+    # One CPU device: older releases refuse the pmap for its device count before 0.10.2's squeeze
+    # of the mapped axis fails; another error, rightly another entry.
+    "pmap_squeeze": (RELEASES, "older releases check the device count first"),
+    # 0.4.x still said "unbound axis name: y" where 0.10.2 fails a bare assert: better there.
+    "shard_map_wrong_axis": (("0.4.26", "0.4.38"), "0.4.x has a message, 0.10.2 a bare assert"),
+    # 0.4.26 fails in lowering: its first line alone ("Cannot lower jaxpr with verifier errors:")
+    # does not say which; the whole message reaches the entry.
+    "lax_add_dtypes": (("0.4.26",), "the first line alone names only the lowering failure"),
 }
 CASES = [
     (release, path)

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from jaxerr_ls import __version__
 from jaxerr_ls.catalog.model import Catalog
 
-FORMAT = 2  # 2: Entry.min_jax
+FORMAT = 3  # 2: Entry.min_jax; 3: Wording.exception and .curated
 
 
 def default_cache_dir() -> Path | None:

@@ -155,15 +155,23 @@ def _version(value: object, key: str) -> str:
 
 
 def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
-    """`wordings = [{message = "...", versions = ["0.4.38", ...]}]`: older releases' text."""
+    """`wordings = [{message = "...", versions = ["0.4.38", ...], exception = "ValueError"}]`:
+    older releases' text (and class, when it differed)."""
     raw = data.get("wordings", [])
     if not isinstance(raw, list):
         raise EntryError("wordings", "must be a list of {message, versions} tables")
     found: list[Wording] = []
     for item in raw:
-        if not isinstance(item, dict) or set(item) - {"message", "versions"}:
-            raise EntryError("wordings", "each must be a table with 'message' and 'versions'")
+        if not isinstance(item, dict) or set(item) - {"message", "versions", "exception"}:
+            raise EntryError(
+                "wordings", "each must be a table with 'message', 'versions' and an 'exception'"
+            )
         message, versions = item.get("message"), item.get("versions", [])
+        exception = item.get("exception", "")
+        if not isinstance(exception, str) or (
+            exception and not all(part.isidentifier() for part in exception.split("."))
+        ):
+            raise EntryError("wordings", "'exception' must be a class name such as ValueError")
         if not isinstance(message, str) or not message.strip():
             raise EntryError("wordings", "'message' must be a non-empty template")
         try:
@@ -172,7 +180,8 @@ def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
             raise EntryError("wordings", str(exc).split(": ", 1)[-1]) from None
         if not isinstance(versions, list) or not versions:
             raise EntryError("wordings", "'versions' must list the releases that print it")
-        found.append(Wording(message, tuple(_version(v, "wordings") for v in versions)))
+        used = tuple(_version(v, "wordings") for v in versions)
+        found.append(Wording(message, used, exception, curated=True))
     return tuple(found)
 
 
@@ -386,10 +395,14 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
     curated = list(curated)
     by_key: dict[tuple[str, str], int] = {}
     by_site: dict[tuple[str, int], int] = {}
+    owners: dict[tuple[str, int], set[int]] = {}
     for position, entry in enumerate(curated):
         by_key[(entry.exception, entry.message)] = position
+        for wording in entry.wordings:  # a curator's older wording claims the index's entry
+            by_key.setdefault((wording.exception or entry.exception, wording.message), position)
         for site in entry.raised_at:
             by_site[(site.file, site.line)] = position
+            owners.setdefault((site.file, site.line), set()).add(position)
     folded: dict[int, list[Entry]] = {}
     rest: list[Entry] = []
     for entry in generated:
@@ -402,13 +415,12 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
             None,
         )
         if owner is None:
-            owner = next(
-                (by_site[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in by_site),
-                None,
-            )
-            # Folded by raise site only: one site may serve several curated sub-cases, so its
-            # wordings are not this entry's.
-            entry = replace(entry, wordings=()) if owner is not None else entry
+            shared = [(s.file, s.line) for s in entry.raised_at if (s.file, s.line) in by_site]
+            owner = by_site[shared[0]] if shared else None
+            # Folded by raise site only: a site that serves several curated sub-cases keeps its
+            # older wordings to itself; a site only one curated entry claims lends them.
+            if shared and len(owners[shared[0]]) > 1:
+                entry = replace(entry, wordings=())
         if owner is None:
             rest.append(entry)
         else:
@@ -428,8 +440,6 @@ def _shape(template: str) -> str:
 
 
 def _fold(entry: Entry, found: list[Entry]) -> Entry:
-    from dataclasses import replace
-
     from jaxerr_ls.catalog.versions import version_key
 
     depths = dict.fromkeys(entry.apis, 0)
@@ -442,25 +452,35 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
             {v for other in found for v in other.versions} | set(entry.versions), key=version_key
         )
     )
-    # Every wording the generated entries know, the curated message's own releases excepted.
-    wordings: dict[str, set[str]] = {w.message: set(w.versions) for w in entry.wordings}
+    # Every wording the generated entries know, the curated message's own releases excepted;
+    # a curated wording keeps its class and its curator's word, and gains the index's releases.
+    wordings: dict[str, Wording] = {w.message: w for w in entry.wordings}
     shape = _shape(entry.message)
     for other in found:
         for text, used in (
             (other.message, other.versions),
             *((w.message, w.versions) for w in other.wordings),
         ):
-            if _shape(text) != shape:  # not the curated message with other placeholder names
-                wordings.setdefault(text, set()).update(used)
-    extra = tuple(
-        Wording(text, tuple(sorted(used, key=version_key))) for text, used in wordings.items()
-    )
+            if _shape(text) == shape:  # the curated message with other placeholder names
+                continue
+            known = wordings.get(text) or Wording(text)
+            union = sorted(set(known.versions) | set(used), key=version_key)
+            wordings[text] = replace(known, versions=tuple(union))
+    # Where older releases raised it (another function or file) identifies their bare errors.
+    sites = list(entry.raised_at)
+    places = {(site.file, site.function) for site in sites}
+    for other in found:
+        for site in other.raised_at:
+            if (site.file, site.function) not in places:
+                places.add((site.file, site.function))
+                sites.append(site)
     return replace(
         entry,
         apis=apis,
         api_depths=tuple(depths.values()),
         versions=versions,
-        wordings=extra,
+        wordings=tuple(wordings.values()),
+        raised_at=tuple(sites),
     )
 
 
@@ -480,6 +500,8 @@ def load_catalog(
     if directory is None:
         return _load_files(base, index_path)
     files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
+    # The loader's own code too: a changed merge rule must not be served from an older pickle.
+    files += [Path(__file__), Path(__file__).with_name("model.py")]
     key = fingerprint(files, f"{base.resolve()}\0{index_path}")
     return cached(directory, key, lambda: _load_files(base, index_path))
 

@@ -36,7 +36,7 @@ def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:
     best_key, best = hits[0]
     best_class = short_class(best.entry.exception)
     for key, other in hits[1:]:
-        if key[:5] != best_key[:5]:
+        if key[:6] != best_key[:6]:  # up to literal specificity
             break  # ranked lower on what the text shows: not a tie
         if short_class(other.entry.exception) != best_class:
             return None

@@ -40,6 +40,12 @@ class Template:
     message: str = ""  # the template text (the entry's message or one of its older wordings)
     current: bool = True  # the entry's own message, not an older wording
     versions: tuple[str, ...] = ()  # releases printing this wording (() = the entry's releases)
+    exception: str = ""  # the class printing this wording ("" = the entry's)
+    authored: bool = False  # an older wording a curator wrote down for the entry
+
+    @property
+    def cls(self) -> str:
+        return short_class(self.exception or self.entry.exception)
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,8 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
         message=message,
         current=message == entry.message,
         versions=wording.versions if wording is not None else (),
+        exception=wording.exception if wording is not None else "",
+        authored=wording is not None and wording.curated,
     )
 
 
@@ -193,8 +201,8 @@ class Matcher:
 
     def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
         """Every entry whose pattern or template matches the message, whatever its class, with
-        its rank (pattern hit, current wording, newest release, literal specificity, curated,
-        without patterns):
+        its rank (pattern hit, curator's wording, user's release, current wording, newest
+        release, literal specificity, curated, without patterns):
         for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
         text = message[:MAX_MESSAGE]
         found_hits: list[tuple[tuple[int, ...], Match]] = []
@@ -203,7 +211,7 @@ class Matcher:
             if found is not None:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
-                key = (1, 1, 1, 1, specificity, entry.curated, 0)
+                key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
                 found_hits.append((key, Match(entry, fields, 100)))
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
@@ -213,6 +221,7 @@ class Matcher:
                 )
                 key = (
                     0,
+                    template.authored,
                     self.in_release(template),
                     template.current,
                     self.live(template.entry),
@@ -228,9 +237,10 @@ class Matcher:
         text = message[:MAX_MESSAGE]
         normalised = _norm(text)
         cls = short_class(exception)
-        # Ranking: same class, pattern hit, literal specificity, curated, then entries without
+        # Ranking: same class, pattern hit, a curator's older wording, the user's release's
+        # wording, the entry's own (newest) wording above older ones other entries share,
+        # entries the newest release raises, literal specificity, curated, then entries without
         # patterns (a sub-case entry whose patterns missed should not win on a shared template).
-        # An entry's own (newest) wording ranks above older wordings that other entries share.
         best: tuple[tuple[int, ...], Match] | None = None
         for entry, pattern in self.patterns:
             found = pattern.search(text)
@@ -238,7 +248,7 @@ class Matcher:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, 1, 1, 1, specificity, entry.curated, 0)
+            key = (short_class(entry.exception) == cls, 1, 1, 1, 1, 1, specificity, entry.curated, 0)
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)
@@ -248,8 +258,9 @@ class Matcher:
                 continue
             fields = dict(zip(template.names, (g.strip() for g in found.groups()), strict=False))
             key = (
-                short_class(template.entry.exception) == cls,
+                template.cls == cls,
                 0,
+                template.authored,
                 self.in_release(template),
                 template.current,
                 self.live(template.entry),

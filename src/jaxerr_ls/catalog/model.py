@@ -38,9 +38,18 @@ class Wording:
 
     message: str  # template with {placeholder}s, like Entry.message
     versions: tuple[str, ...] = ()  # releases using this wording; () = unknown
+    # The class those releases raise when it differs from the entry's (ValueError before JAX
+    # gave the error its own subclass); "" = the entry's class.
+    exception: str = ""
+    # Written in a curated entry (proved by a traceback of that release), not found in the index:
+    # a curator's word that this text is this error outranks a generic template that also fits.
+    curated: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {"message": self.message, "versions": list(self.versions)}
+        data: dict[str, object] = {"message": self.message, "versions": list(self.versions)}
+        if self.exception:
+            data["exception"] = self.exception
+        return data
 
 
 @dataclass(frozen=True)

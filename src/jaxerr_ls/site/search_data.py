@@ -70,9 +70,10 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             t.longest,
             t.literal_len,
             list(t.names),
-            # The matcher's release ranking (user's release, own wording, newest release) as one
-            # number that orders like the Python tuple.
-            4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
+            # The matcher's release ranking (curator's wording, user's release, own wording,
+            # newest release) as one number that orders like the Python tuple.
+            8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
+            t.cls,
         ]
         for t in matcher.templates
     ]

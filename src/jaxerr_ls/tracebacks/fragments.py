@@ -120,13 +120,17 @@ def strip_e_prefix(lines: list[str]) -> list[str] | None:
 def rejoin_wrapped(lines: list[str]) -> list[str]:
     """Lines cut at the terminal's width are joined to the line after them.
 
-    The width is the longest line's length when at least two lines have exactly that length (a
-    wrap leaves every cut line equally long); lines that are not cut keep their ends."""
+    The width is the longest line's length when at least two lines before the last have exactly
+    that length (a wrap leaves every cut line equally long, and the last line is what remains: a
+    two-line message whose lines are equally long by chance is no wrap); lines that are not cut
+    keep their ends."""
     lengths = [len(line) for line in lines]
+    while lengths and not lengths[-1]:
+        lengths.pop()
     if not lengths:
         return lines
     width = max(lengths)
-    if width < _MIN_WRAP or lengths.count(width) < 2:
+    if width < _MIN_WRAP or lengths[:-1].count(width) < 2:
         return lines
     out: list[str] = []
     joining = False

@@ -75,7 +75,7 @@
         });
       }
       var entry = this.patterns[p][0];
-      var key = [shortClass(entries[entry][1]) === cls ? 1 : 0, 1, 7, specificity, entries[entry][3], 0];
+      var key = [shortClass(entries[entry][1]) === cls ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
       if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
     }
     var candidates = this.candidates(normalised);
@@ -86,7 +86,7 @@
       var values = {};
       for (var n = 0; n < t[6].length && n + 1 < hit.length; n++) values[t[6][n]] = (hit[n + 1] || "").trim();
       var e = t[0];
-      var tkey = [shortClass(entries[e][1]) === cls ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
+      var tkey = [t[8] === cls ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
       if (best === null || greater(tkey, best.key)) best = { key: tkey, entry: e, fields: values };
     }
     if (best !== null) {

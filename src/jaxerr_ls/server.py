@@ -193,7 +193,7 @@ async def code_action(
         request.selected,
         request.only,
         marks,
-        request.program.joined.source if request.program else None,  # other cells count too
+        request.program.key if request.program else None,  # the other cells count too
     )
     return await ls.code_actions(request, key) or None
 

@@ -7,17 +7,18 @@ import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from jaxerr_ls.analysis.cells import JoinedCells
 from jaxerr_ls.diagnostics import SOURCE
 from jaxerr_ls.lsp.convert import Lines, text_edit
 
 if TYPE_CHECKING:  # the fixes (and parso) load on the first code action
+    from jaxerr_ls.analysis.cells import JoinedCells
     from jaxerr_ls.catalog import Catalog
     from jaxerr_ls.fixes.base import ProposedFix
     from jaxerr_ls.fixes.base import TextEdit as FixEdit
@@ -33,9 +34,24 @@ class ProgramView:
     """A notebook cell's code actions see the notebook's code cells as one program (as the
     predictions do): fixes read and edit the program, their edits go back to the cells."""
 
-    joined: JoinedCells  # keys are the cells' URIs
+    cells: tuple[tuple[str, str, Lines], ...]  # (URI, text, lines) of each code cell, in order
     cell: str  # the URI of the cell asked about
-    lines: Mapping[str, Lines]  # each code cell's lines, to convert edits to client units
+
+    @property
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """What the actions depend on besides the cell itself: every code cell's text."""
+        return tuple((uri, text) for uri, text, _ in self.cells)
+
+    @cached_property
+    def joined(self) -> JoinedCells:
+        """The program, keyed by cell URI; joined in the worker thread (it parses each cell)."""
+        from jaxerr_ls.analysis.cells import join_cells
+
+        return join_cells(self.key)
+
+    @cached_property
+    def lines(self) -> Mapping[str, Lines]:
+        return {uri: lines for uri, _, lines in self.cells}
 
 
 @dataclass(frozen=True)

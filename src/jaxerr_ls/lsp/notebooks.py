@@ -5,14 +5,12 @@ their code cells as one program (`jaxerr_ls.analysis.cells`) for predictions and
 from __future__ import annotations
 
 from pathlib import Path
-from types import MappingProxyType
 from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import Workspace as LspWorkspace
 
-from jaxerr_ls.analysis.cells import join_cells
 from jaxerr_ls.diagnostics import Store
 from jaxerr_ls.lsp.actions import ProgramView
 from jaxerr_ls.lsp.convert import Lines, norm_uri, to_changes
@@ -153,8 +151,4 @@ def program_view(workspace: LspWorkspace, cell_uri: str) -> ProgramView | None:
     cells = _code_cell_documents(workspace, notebook)
     if norm_uri(cell_uri) not in {uri for uri, _, _ in cells}:
         return None
-    return ProgramView(
-        joined=join_cells([(uri, source) for uri, source, _ in cells]),
-        cell=norm_uri(cell_uri),
-        lines=MappingProxyType({uri: lines for uri, _, lines in cells}),
-    )
+    return ProgramView(cells=tuple(cells), cell=norm_uri(cell_uri))

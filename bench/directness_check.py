@@ -25,6 +25,7 @@ from pathlib import Path
 
 from jaxerr_ls.catalog.load import load_catalog
 from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.extract.walk import chain_of
 from jaxerr_ls.resolve import public_name
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -57,16 +58,6 @@ def imports_of(tree: ast.Module) -> dict[str, str]:
     return {k: v for k, v in names.items() if v == "jax" or v.startswith("jax.")}
 
 
-def chain(node: ast.expr) -> list[str] | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return [node.id, *reversed(parts)]
-
-
 def called_api(statement: ast.stmt, names: dict[str, str]) -> str | None:
     """The API a statement calls: the outermost call, `jit(f)(x)` read as `jit`."""
     value = getattr(statement, "value", None)
@@ -75,7 +66,7 @@ def called_api(statement: ast.stmt, names: dict[str, str]) -> str | None:
     func: ast.expr = value.func
     while isinstance(func, ast.Call):
         func = func.func
-    parts = chain(func)
+    parts = chain_of(func)
     if parts is None or parts[0] not in names:
         return None
     return ".".join([names[parts[0]], *parts[1:]])
@@ -91,10 +82,10 @@ def _literal(node: ast.expr | None) -> str | None:
 
 def expectation(call: ast.Call) -> tuple[str, str] | None:
     """(exception, regex) of `assertRaisesRegex(Exc, regex)` / `pytest.raises(Exc, match=r)`."""
-    parts = chain(call.func)
+    parts = chain_of(call.func)
     if not parts or not call.args:
         return None
-    exception = chain(call.args[0])
+    exception = chain_of(call.args[0])
     if exception is None:
         return None
     if parts[-1] in ("assertRaisesRegex", "assertRaisesRegexp") and len(call.args) >= 2:

@@ -3,8 +3,8 @@
     .venv/bin/python bench/parse_bench.py [--runs N]
 
 Latency (median of N runs) of parse + match for a typical JAX traceback and a 1,000-frame one, and
-throughput of parsing (and parse + match) over the captured corpus of every release (0.10.2, 0.4.38
-and 0.6.2, every printed form and the short pastes made from them), matched as `explain` does
+throughput of parsing (and parse + match) over the captured corpus of every release (0.10.2, 0.4.26,
+0.4.38 and 0.6.2, every printed form and the short pastes made from them), matched as `explain` does
 (message in any release's wording, any class when none was copied, raise sites). Prints a table
 and writes bench/results/parse.json.
 """

@@ -37,11 +37,17 @@ def test_bare_assertion_of_a_curated_example(release: str, matcher: Matcher) -> 
 
 @pytest.mark.parametrize(
     ("folder", "exception"),
-    [("out", "AssertionError"), ("out-0.6.2", "KeyError"), ("out-0.4.38", "NameError")],
+    [
+        ("out", "AssertionError"),
+        ("out-0.8.2", "AssertionError"),
+        ("out-0.6.2", "KeyError"),
+        ("out-0.4.38", "NameError"),
+    ],
 )
-def test_same_mistake_three_releases(folder: str, exception: str, matcher: Matcher) -> None:
-    """A psum over an axis the mesh lacks: 0.10.2 fails an assert, 0.6.2 a KeyError, 0.4.38 says
-    "unbound axis name" — one entry for all three, from the unfiltered tracebacks."""
+def test_same_mistake_four_releases(folder: str, exception: str, matcher: Matcher) -> None:
+    """A psum over an axis the mesh lacks: 0.10.2 and 0.8.2 fail an assert (245 lines apart),
+    0.6.2 a KeyError, 0.4.38 says "unbound axis name" — one entry for all, from the unfiltered
+    tracebacks."""
     text = (CORPUS / folder / "shard_map_wrong_axis.unfiltered.txt").read_text(encoding="utf-8")
     found = explain_text(text, matcher)[-1]
     assert found.traceback.exception.rsplit(".", 1)[-1] == exception

@@ -16,7 +16,8 @@ CATALOG = load_catalog()
 # Entry -> releases whose traceback of the entry's example (releases/<release>/<id>.plain.txt)
 # is printed in an older wording: a curator's, or one the index lends the entry.
 AUTHORED = {
-    "tree-map-structure-mismatch": ("0.4.38", "0.6.2"),
+    "tree-map-structure-mismatch": ("0.4.38", "0.6.2", "0.8.2"),
+    "device-put-sharding-not-divisible": ("0.6.2", "0.8.2"),
     "pallas-specs-pytree-mismatch": ("0.4.38",),
     "pure-callback-result-mismatch": ("0.4.38",),
     "cond-branch-output-mismatch": ("0.4.26", "0.4.38"),

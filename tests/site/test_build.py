@@ -159,3 +159,26 @@ def test_errors_nearby_share_apis_or_the_raising_function(catalog: Catalog) -> N
     with_apis = next(e for e in catalog.entries if not e.curated and len(e.apis) == 1)
     near = related.related(with_apis)
     assert near and all(o.id != with_apis.id and o.id not in with_apis.related for o in near)
+
+
+def test_a_rebuild_removes_pages_the_catalog_no_longer_has(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """An index entry a curated wording now claims leaves no stale page (or JSON) behind; files
+    that are not ours, and a folder that was no site, are left alone."""
+    small = Catalog.of(catalog.curated[:3])
+    out = tmp_path / "site"
+    build_site(Catalog.of(catalog.curated[:4]), out)
+    gone = catalog.curated[3].id
+    (out / "errors" / "notes.txt").write_text("mine", encoding="utf-8")
+    build_site(small, out)
+    assert not (out / "errors" / f"{gone}.html").exists()
+    assert not (out / "api" / "errors" / f"{gone}.json").exists()
+    assert (out / "errors" / f"{catalog.curated[0].id}.html").exists()
+    assert (out / "errors" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    # Not an earlier build (no search data): nothing is removed.
+    other = tmp_path / "other"
+    (other / "errors").mkdir(parents=True)
+    (other / "errors" / "page.html").write_text("<p>mine</p>", encoding="utf-8")
+    build_site(small, other)
+    assert (other / "errors" / "page.html").exists()

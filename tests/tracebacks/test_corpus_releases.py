@@ -1,6 +1,7 @@
-"""The corpus programs run under JAX 0.4.26, 0.4.38 and 0.6.2 (scripts/make_corpus.py --release),
-in every printed form: each output reaches the same entry and the same user line as the 0.10.2
-output of the same program and form, except the differences recorded here with their reason."""
+"""The corpus programs run under JAX 0.4.26, 0.4.38, 0.6.2 and 0.8.2 (scripts/make_corpus.py
+--release), in every printed form: each output reaches the same entry and the same user line as
+the 0.10.2 output of the same program and form, except the differences recorded here with their
+reason."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks.locate import Workspace
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-RELEASES = ("0.4.26", "0.4.38", "0.6.2")
+RELEASES = ("0.4.26", "0.4.38", "0.6.2", "0.8.2")
 # program -> (releases, why the entry differs there); the user line must still be the same.
 DIFFERENT_ENTRY = {
     # One CPU device: older releases refuse the pmap for its device count before 0.10.2's squeeze
     # of the mapped axis fails; another error, rightly another entry.
-    "pmap_squeeze": (RELEASES, "older releases check the device count first"),
+    "pmap_squeeze": (RELEASES[:3], "older releases check the device count first"),
     # 0.4.x still said "unbound axis name: y" where 0.10.2 fails a bare assert: better there.
     "shard_map_wrong_axis": (("0.4.26", "0.4.38"), "0.4.x has a message, 0.10.2 a bare assert"),
     # 0.4.26 fails in lowering: its first line alone ("Cannot lower jaxpr with verifier errors:")

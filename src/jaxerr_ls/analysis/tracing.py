@@ -12,11 +12,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from jaxerr_ls.analysis.model import FunctionNode, Transform
 from jaxerr_ls.analysis.names import qualify
 
 JIT_LIKE = frozenset({"jax.jit", "jax.checkpoint", "jax.pmap"})
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -66,34 +68,31 @@ class Applied:
     explicit: frozenset[str] | None = None  # called from a traced function: these are traced
 
 
-def literal_ints(node: ast.expr | None) -> tuple[int, ...] | None:
-    if node is None:
-        return ()
+def _literal(node: ast.expr) -> object:
+    """The node's value when it is a literal; None when it is not (or is `None`)."""
     try:
-        value = ast.literal_eval(node)
+        return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value,)
-    if isinstance(value, tuple | list) and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        return tuple(value)
-    return None
+
+
+def _literals(node: ast.expr | None, kind: type[_T]) -> tuple[_T, ...] | None:
+    """A literal `kind` or a tuple/list of them, as a tuple (bools are not ints); () without a
+    node; None when the node is anything else."""
+    if node is None:
+        return ()
+    value = _literal(node)
+    values = value if isinstance(value, tuple | list) else (value,)
+    found = tuple(v for v in values if isinstance(v, kind) and not isinstance(v, bool))
+    return found if len(found) == len(values) else None
+
+
+def literal_ints(node: ast.expr | None) -> tuple[int, ...] | None:
+    return _literals(node, int)
 
 
 def literal_strs(node: ast.expr | None) -> tuple[str, ...] | None:
-    if node is None:
-        return ()
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    return None
+    return _literals(node, str)
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
@@ -263,10 +262,7 @@ def _vmap_none(call: ast.Call | None) -> frozenset[int] | None:
         node = call.args[1]
     if node is None:
         return frozenset()
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
+    value = _literal(node)
     if isinstance(value, int) and not isinstance(value, bool):
         return frozenset()
     if isinstance(value, tuple | list) and all(v is None or isinstance(v, int) for v in value):
@@ -303,27 +299,34 @@ def _decorated(
 ) -> list[Applied]:
     out: list[Applied] = []
     for decorator in node.decorator_list:
-        api = qualify(decorator, bindings)
-        if api is not None and api in TRANSFORMS:
-            transform = Transform(api, decorator, "decorator")
-            vmap: frozenset[int] | None = frozenset()
-            out.append(Applied(node, transform, 0, frozenset(), vmap, None))
-            continue
-        if not isinstance(decorator, ast.Call):
-            continue
-        api = qualify(decorator.func, bindings)
-        if api == "functools.partial" and decorator.args:
-            inner = qualify(decorator.args[0], bindings)
-            if inner is not None and inner in TRANSFORMS and len(decorator.args) == 1:
-                transform = make_transform(inner, decorator, "partial-decorator", decorator)
-                vmap = _vmap_none(decorator) if inner == "jax.vmap" else frozenset()
-                out.append(Applied(node, transform, 0, frozenset(), vmap, None))
-        elif api is not None and api in TRANSFORMS and not decorator.args:
-            # `@jax.jit(static_argnames=...)` (newer JAX) and `@jax.checkpoint(...)`.
-            transform = make_transform(api, decorator, "decorator", decorator)
-            vmap = _vmap_none(decorator) if api == "jax.vmap" else frozenset()
+        found = _decorator_transform(decorator, bindings)
+        if found is not None:
+            api, form, options = found
+            transform = make_transform(api, decorator, form, options)
+            vmap = _vmap_none(options) if api == "jax.vmap" else frozenset()
             out.append(Applied(node, transform, 0, frozenset(), vmap, None))
     return out
+
+
+def _decorator_transform(
+    decorator: ast.expr, bindings: Mapping[str, str]
+) -> tuple[str, str, ast.Call | None] | None:
+    """The transform a decorator applies: its api, form, and the call holding its options."""
+    api = qualify(decorator, bindings)
+    if api is not None and api in TRANSFORMS:
+        return api, "decorator", None
+    if not isinstance(decorator, ast.Call):
+        return None
+    api = qualify(decorator.func, bindings)
+    if api == "functools.partial" and len(decorator.args) == 1:
+        inner = qualify(decorator.args[0], bindings)
+        if inner is None or inner not in TRANSFORMS:
+            return None
+        return inner, "partial-decorator", decorator
+    if api is not None and api in TRANSFORMS and not decorator.args:
+        # `@jax.jit(static_argnames=...)` (newer JAX) and `@jax.checkpoint(...)`.
+        return api, "decorator", decorator
+    return None
 
 
 def _called(call: ast.Call, scopes: Scopes, bindings: Mapping[str, str]) -> list[Applied]:
@@ -339,12 +342,12 @@ def _called(call: ast.Call, scopes: Scopes, bindings: Mapping[str, str]) -> list
             arguments += branches.elts
     transform = make_transform(api, call, "call", call)
     alias = _assigned_alias(call, scopes) if api in JIT_LIKE else None
+    vmap = _vmap_none(call) if api == "jax.vmap" else frozenset()
     out: list[Applied] = []
     for argument in arguments:
         found = _function_argument(argument, scopes, bindings)
         if found is None:
             continue
         function, bound, names = found
-        vmap = _vmap_none(call) if api == "jax.vmap" else frozenset()
         out.append(Applied(function, transform, bound, names, vmap, alias))
     return out

@@ -24,8 +24,9 @@ _JAX_ARRAY_MODULES = (
     "jax.random.",
     "jax.image.",
 )
-# jax.numpy / lax calls whose result is metadata, not an array.
-_METADATA_CALLS = frozenset(
+# Functions (of NumPy and jax.numpy alike) whose result is metadata, not an array; the
+# `numpy-on-traced` rule reads NumPy's calls with this list.
+METADATA_CALLS = frozenset(
     {
         "shape",
         "ndim",
@@ -35,14 +36,14 @@ _METADATA_CALLS = frozenset(
         "iinfo",
         "finfo",
         "issubdtype",
-        "isdtype",
         "isscalar",
         "can_cast",
         "promote_types",
         "broadcast_shapes",
-        "axis_size",
     }
 )
+# jax.numpy / lax calls whose result is metadata: the above, `isdtype` and `lax.axis_size`.
+_JAX_METADATA_CALLS = METADATA_CALLS | {"isdtype", "axis_size"}
 # Attributes of an array that are arrays too; every other attribute (shape, ndim, dtype, size,
 # sharding, or a field of a pytree dataclass) is taken as not traced.
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "at", "flat"})
@@ -164,7 +165,7 @@ class Values:
         values = [*args, *(k.value for k in node.keywords if k.arg != "dtype")]
         qualified = qualify(func, self.bindings)
         if qualified is not None and qualified.startswith(_JAX_ARRAY_MODULES):
-            if qualified.rsplit(".", 1)[-1] in _METADATA_CALLS or qualified.startswith(
+            if qualified.rsplit(".", 1)[-1] in _JAX_METADATA_CALLS or qualified.startswith(
                 "jax.lax.axis_"
             ):
                 return None

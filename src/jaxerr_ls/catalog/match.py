@@ -248,7 +248,17 @@ class Matcher:
                 continue
             specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (short_class(entry.exception) == cls, 1, 1, 1, 1, 1, specificity, entry.curated, 0)
+            key = (
+                short_class(entry.exception) == cls,
+                1,
+                1,
+                1,
+                1,
+                1,
+                specificity,
+                entry.curated,
+                0,
+            )
             candidate = Match(entry, fields, 100)
             if best is None or key > best[0]:
                 best = (key, candidate)

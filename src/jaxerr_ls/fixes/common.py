@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.imports import Imports, Spelled, scan_imports
+from jaxerr_ls.fixes.imports import Imports, Spelled, scan_imports, spell_jnp
 from jaxerr_ls.fixes.syntax import (
     Call,
     Index,
@@ -47,11 +47,25 @@ class File:
         return start <= (self.line, self.column) <= end
 
 
+@dataclass(frozen=True)
+class JnpFile(File):
+    jnp: Spelled  # how the file names `jax.numpy` (with the import to add when it has no name)
+
+
 def open_file(ctx: FixContext) -> File:
     module = parse(ctx.source)
     return File(
         ctx.source, module, scan_imports(ctx.source), index(ctx.source), ctx.line + 1, ctx.column
     )
+
+
+def jnp_file(ctx: FixContext) -> JnpFile | None:
+    """The file, for fixes that write `jnp.…`; None when no name for `jax.numpy` is free."""
+    file = open_file(ctx)
+    jnp = spell_jnp(file.imports)
+    if jnp is None:
+        return None
+    return JnpFile(**vars(file), jnp=jnp)
 
 
 def field(ctx: FixContext, *keys: str) -> str | None:

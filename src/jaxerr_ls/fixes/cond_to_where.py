@@ -16,8 +16,7 @@ Branches returning tuples or other containers are left alone (`jnp.where` would 
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix
-from jaxerr_ls.fixes.common import is_call_to, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import is_call_to, jnp_file, proposal, replace
 from jaxerr_ls.fixes.pure import evaluates_safely
 from jaxerr_ls.fixes.syntax import Node
 
@@ -96,9 +95,8 @@ class _CondToWhere:
     safe = False
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
         for call in file.index.calls:
             if not is_call_to(file, call, COND_NAMES) or not file.cursor_in(*call.text_range()):
@@ -115,14 +113,14 @@ class _CondToWhere:
             when_false = _branch(false_fun, operands)
             if when_true is None or when_false is None:
                 continue
-            text = f"{jnp.text}.where({pred.code()}, {when_true}, {when_false})"
+            text = f"{file.jnp.text}.where({pred.code()}, {when_true}, {when_false})"
             edit = replace(start, end, text)
             branches = [
                 f.children[-1] if f.type == "lambdef" else None for f in (true_fun, false_fun)
             ]
             if all(b is not None and evaluates_safely(file, b) for b in [pred, *branches]):
-                return proposal(self.id, _SAFE_TITLE, True, [edit], file.imports, jnp)
-            return proposal(self.id, _TITLE, self.safe, [edit], file.imports, jnp)
+                return proposal(self.id, _SAFE_TITLE, True, [edit], file.imports, file.jnp)
+            return proposal(self.id, _TITLE, self.safe, [edit], file.imports, file.jnp)
         return None
 
 

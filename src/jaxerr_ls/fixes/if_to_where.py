@@ -16,8 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import File, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import File, jnp_file, proposal, replace
 from jaxerr_ls.fixes.pure import evaluates_safely
 from jaxerr_ls.fixes.syntax import (
     Node,
@@ -131,11 +130,10 @@ class _IfToWhere:
     safe = False
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
-        where = f"{jnp.text}.where"
+        where = f"{file.jnp.text}.where"
         found = _statement_forms(file, where) or _ternary(file, where)
         if found is None:
             return None
@@ -143,7 +141,7 @@ class _IfToWhere:
         edits: list[TextEdit] = [replace(start, end, text)]
         safe = all(evaluates_safely(file, part) for part in parts)
         found_fix = proposal(
-            self.id, _SAFE_TITLE if safe else _TITLE, safe, edits, file.imports, jnp
+            self.id, _SAFE_TITLE if safe else _TITLE, safe, edits, file.imports, file.jnp
         )
         if found_fix is not None and _chooses_on_arrays(file, parts[0]):
             found_fix = dataclasses.replace(found_fix, fits_file=True)

@@ -8,8 +8,7 @@ floats). The title says so. Only lax ops with a jax.numpy twin of the same meani
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import field, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import field, jnp_file, proposal, replace
 
 _TWINS = {
     "add": "add",
@@ -34,9 +33,8 @@ class _LaxToJnp:
     safe = False
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
         named = field(ctx, "name", "op", "primitive", "fun")
         if named is not None:
@@ -52,12 +50,14 @@ class _LaxToJnp:
                 continue
             parts = call.callee_parts()
             if file.cursor_in(parts[0].start, call.end):
-                edits.append(replace(parts[0].start, parts[-1].end, f"{jnp.text}.{_TWINS[op]}"))
+                edits.append(
+                    replace(parts[0].start, parts[-1].end, f"{file.jnp.text}.{_TWINS[op]}")
+                )
                 used.append(_TWINS[op])
         if not used:
             return None
         title = f"Use jnp.{used[0]} (changes behaviour: promotes dtypes)"
-        return proposal(self.id, title, self.safe, edits, file.imports, jnp)
+        return proposal(self.id, title, self.safe, edits, file.imports, file.jnp)
 
 
 FIX = _LaxToJnp()

@@ -11,8 +11,7 @@ else every such argument, when the function does not take sequences by design (`
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import File, assigned_value, field, insert, open_file, proposal
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import File, assigned_value, field, insert, jnp_file, proposal
 from jaxerr_ls.fixes.syntax import Node, as_call
 
 # Functions whose first argument is a sequence (or a shape) on purpose.
@@ -101,9 +100,8 @@ class _ListToAsarray:
     safe = True
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
         # The message names the function and the offending position ("mean ... at position 0"):
         # then the argument there is known to be a list or tuple, whatever expression it is.
@@ -133,14 +131,17 @@ class _ListToAsarray:
                 chosen = [a.value for a in positional if _lists_here(file, a.value)]
             for value in chosen:
                 if not _converted(file, value) and file.cursor_in(value.start, value.end):
-                    edits += [insert(value.start, f"{jnp.text}.asarray("), insert(value.end, ")")]
+                    edits += [
+                        insert(value.start, f"{file.jnp.text}.asarray("),
+                        insert(value.end, ")"),
+                    ]
         edits.sort(key=lambda e: (e.start_line, e.start_col))
         title = (
             "Convert the list with jnp.asarray"
             if len(edits) == 2
             else ("Convert the lists with jnp.asarray")
         )
-        return proposal(self.id, title, self.safe, edits, file.imports, jnp)
+        return proposal(self.id, title, self.safe, edits, file.imports, file.jnp)
 
 
 FIX = _ListToAsarray()

@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import File, open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import File, jnp_file, proposal, replace
 from jaxerr_ls.fixes.syntax import (
     Node,
     Pos,
@@ -132,18 +131,17 @@ class _MaskReduceWhere:
     safe = True
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
-        for node, text, safe in _candidates(file, jnp.text):
+        for node, text, safe in _candidates(file, file.jnp.text):
             if not file.cursor_in(node.start, node.end):
                 continue
             edits: list[TextEdit] = [replace(node.start, node.end, text)]
             title = f"Reduce with the mask as a choice ({text})"
             if not safe:
                 title += " (changes behaviour when nothing is selected, or a mask of another shape)"
-            return proposal(self.id, title, safe, edits, file.imports, jnp)
+            return proposal(self.id, title, safe, edits, file.imports, file.jnp)
         return None
 
 

@@ -9,8 +9,7 @@ With a diagnostic every such call on the line is rewritten; at a cursor, the cal
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import open_file, proposal, replace
-from jaxerr_ls.fixes.imports import spell_jnp
+from jaxerr_ls.fixes.common import jnp_file, proposal, replace
 from jaxerr_ls.fixes.jnp_api import jnp_names
 
 _SUBMODULES = ("linalg", "fft")
@@ -34,9 +33,8 @@ class _NumpyToJnp:
     safe = True
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
-        file = open_file(ctx)
-        jnp = spell_jnp(file.imports)
-        if jnp is None:
+        file = jnp_file(ctx)
+        if file is None:
             return None
         edits: list[TextEdit] = []
         for call in file.calls:
@@ -46,9 +44,9 @@ class _NumpyToJnp:
             parts = call.callee_parts()
             if not file.cursor_in(parts[0].start, call.end):
                 continue
-            edits.append(replace(parts[0].start, parts[-1].end, f"{jnp.text}.{path}"))
+            edits.append(replace(parts[0].start, parts[-1].end, f"{file.jnp.text}.{path}"))
         return proposal(
-            self.id, "Use jax.numpy instead of numpy", self.safe, edits, file.imports, jnp
+            self.id, "Use jax.numpy instead of numpy", self.safe, edits, file.imports, file.jnp
         )
 
 

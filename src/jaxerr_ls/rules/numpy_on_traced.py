@@ -11,25 +11,10 @@ import ast
 from collections.abc import Iterable
 
 from jaxerr_ls.analysis import Model
+from jaxerr_ls.analysis.values import METADATA_CALLS
 from jaxerr_ls.rules.base import Finding, because, finding, origin_fields
 
 ENTRY = "tracer-array-conversion"
-_METADATA = frozenset(
-    {
-        "shape",
-        "ndim",
-        "size",
-        "dtype",
-        "result_type",
-        "iinfo",
-        "finfo",
-        "issubdtype",
-        "isscalar",
-        "promote_types",
-        "can_cast",
-        "broadcast_shapes",
-    }
-)
 
 
 class _NumpyOnTraced:
@@ -47,7 +32,7 @@ class _NumpyOnTraced:
                 qualified = model.qualify(node.func) or ""
                 if not qualified.startswith("numpy.") or qualified.startswith("numpy.random."):
                     continue
-                if qualified.rsplit(".", 1)[-1] in _METADATA or qualified.count(".") > 2:
+                if qualified.rsplit(".", 1)[-1] in METADATA_CALLS or qualified.count(".") > 2:
                     continue
                 arguments = [*node.args, *(k.value for k in node.keywords if k.arg != "dtype")]
                 for arg in arguments:

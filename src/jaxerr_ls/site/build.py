@@ -38,11 +38,34 @@ def _asset(name: str) -> str:
     )
 
 
+# The generated folders and the files of ours in them: a rebuild removes the pages of entries
+# the catalog no longer has (an index entry a curated wording now claims, a renamed entry).
+PAGE_FOLDERS = (("errors", "*.html"), ("apis", "*.html"), ("api/errors", "*.json"))
+
+
 def build_site(catalog: Catalog, out: Path, matcher: Matcher | None = None) -> Built:
-    """Write the whole site under `out` (created; files already there are overwritten)."""
+    """Write the whole site under `out` (created; files already there are overwritten, and
+    when `out` holds an earlier build, its pages the catalog no longer has are removed)."""
     files = render_files(catalog, matcher or Matcher(catalog))
+    earlier = (out / "search-data.js").is_file()
     size = write_files(out, files)
+    if earlier:
+        remove_stale(out, files)
     return Built(len(files), size, len(catalog.entries), len(catalog.by_api))
+
+
+def remove_stale(out: Path, files: dict[str, str]) -> int:
+    """Delete generated pages of an earlier build that `files` no longer has; how many."""
+    removed = 0
+    for folder, pattern in PAGE_FOLDERS:
+        for path in (out / folder).glob(pattern):
+            if path.relative_to(out).as_posix() not in files:
+                try:
+                    path.unlink()
+                except OSError as exc:
+                    raise SiteError(f"cannot remove {path}: {exc.strerror or exc}") from exc
+                removed += 1
+    return removed
 
 
 def render_files(catalog: Catalog, matcher: Matcher) -> dict[str, str]:

@@ -67,8 +67,8 @@ def _decode(found: re.Match[str]) -> str:
     return {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(token[1], token[1])
 
 
-def json_error(text: str) -> Traceback | None:
-    """VS Code's notebook error copy, or any JSON object naming an error and its message."""
+def _json_object(text: str) -> dict[str, object] | None:
+    """The text as one JSON object, or None."""
     stripped = text.strip()
     if not (stripped.startswith("{") and stripped.endswith("}")):
         return None
@@ -76,7 +76,13 @@ def json_error(text: str) -> Traceback | None:
         data = json.loads(stripped)
     except ValueError:
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def json_error(text: str) -> Traceback | None:
+    """VS Code's notebook error copy, or any JSON object naming an error and its message."""
+    data = _json_object(text)
+    if data is None:
         return None
     name, message = data.get("name") or data.get("ename"), data.get("message", data.get("evalue"))
     if isinstance(name, str) and isinstance(message, str) and name.strip():
@@ -86,14 +92,8 @@ def json_error(text: str) -> Traceback | None:
 
 def json_strings(text: str) -> str | None:
     """A JSON log record: its string values that mention an error, one after the other."""
-    stripped = text.strip()
-    if not (stripped.startswith("{") and stripped.endswith("}")):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = _json_object(text)
+    if data is None:
         return None
     found = [
         value

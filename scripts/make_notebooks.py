@@ -2,7 +2,8 @@
 
 Each notebook is built from the cells below, then run by nbclient + ipykernel with real JAX (CPU),
 errors allowed, so every error output (ename, evalue, ANSI traceback) is what Jupyter saved.
-Nothing in the outputs is typed by hand. Run: `.venv/bin/python scripts/make_notebooks.py`.
+Nothing in the outputs is typed by hand.
+Run: `.venv/bin/python scripts/make_notebooks.py [NAME ...]` (all notebooks when none is named).
 """
 
 from __future__ import annotations
@@ -64,6 +65,29 @@ NOTEBOOKS: dict[str, tuple[list[tuple[str, str]], list[int] | None]] = {
         ],
         None,
     ),
+    # Cells that make one program (predictive diagnostics, `jaxerr-ls check NOTEBOOK.ipynb`): a
+    # function defined in one cell and jitted in the next, IPython lines, a cell that does not
+    # parse, a branch silenced by `# jaxerr: ignore`.
+    "one_program": (
+        [
+            ("markdown", "# A function defined in one cell, jitted in another"),
+            ("code", IMPORTS + "\n!echo ready\n%time warm = jnp.zeros(2)"),
+            ("code", "def steps(x, n):\n    for _ in range(n):\n        x = x + 1\n    return x"),
+            ("code", "fast = jax.jit(steps)\nfast(jnp.float32(0.0), 3)"),
+            ("code", "def broken(:\n    pass"),
+            (
+                "code",
+                "@jax.jit\ndef relu(x):\n    if x > 0:\n        return x\n    return 0.0 * x\n\n"
+                "relu(jnp.float32(1.0))",
+            ),
+            (
+                "code",
+                "@jax.jit\ndef quiet(x):\n    if x > 0:  # jaxerr: ignore\n        return x\n"
+                "    return -x",
+            ),
+        ],
+        None,
+    ),
 }
 
 
@@ -97,9 +121,16 @@ def execute(notebook: nbformat.NotebookNode, order: list[int] | None) -> None:
             client.execute_cell(notebook.cells[index], index)
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
+    """Write the named notebooks (all when none is named)."""
     OUT.mkdir(parents=True, exist_ok=True)
+    unknown = sorted(set(names) - NOTEBOOKS.keys())
+    if unknown:
+        print(f"no notebook named {', '.join(unknown)}; known: {', '.join(NOTEBOOKS)}")
+        return 2
     for name, (cells, order) in NOTEBOOKS.items():
+        if names and name not in names:
+            continue
         notebook = build(cells)
         execute(notebook, order)
         path = OUT / f"{name}.ipynb"
@@ -115,4 +146,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -110,8 +110,14 @@ def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> N
         ls.set_store(edited)
 
 
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def notebook_opened(ls: JaxerrServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.predict_notebook(params.notebook_document.uri, 0.0)
+
+
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
 def notebook_changed(ls: JaxerrServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    ls.predict_notebook(params.notebook_document.uri)
     edited = notebooks.edited(ls.store, ls.workspace, params.change)
     if edited is not ls.store:
         ls.set_store(edited)
@@ -119,6 +125,7 @@ def notebook_changed(ls: JaxerrServer, params: types.DidChangeNotebookDocumentPa
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def notebook_closed(ls: JaxerrServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.forget_notebook_prediction(params.notebook_document.uri)
     edited = notebooks.dropped(ls.store, {cell.uri for cell in params.cell_text_documents})
     if edited is not ls.store:
         ls.set_store(edited)
@@ -165,6 +172,7 @@ async def code_action(
         ),
         only=tuple(params.context.only) if params.context.only is not None else None,
         selected=params.range.start != params.range.end,
+        program=notebooks.program_view(ls.workspace, doc.uri),
     )
     marks = tuple((repr(d.range), repr(d.data)) for d in request.diagnostics)
     key = (
@@ -176,6 +184,7 @@ async def code_action(
         request.selected,
         request.only,
         marks,
+        request.program.key if request.program else None,  # the other cells count too
     )
     return await ls.code_actions(request, key) or None
 

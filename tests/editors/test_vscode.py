@@ -606,13 +606,14 @@ NOTEBOOK = REPO / "tests" / "notebooks" / "data" / "immutable_set.ipynb"
 ENTRY_ID = "immutable-array-item-assignment"
 
 
-def cell_squiggles(page: Any) -> list[tuple[str, str]]:
-    """(text of the squiggled cell, text of the squiggled line) for each error squiggle shown in
-    a notebook's cell editors, read from the screen."""
+def cell_squiggles(page: Any, kind: str = "error") -> list[tuple[str, str]]:
+    """(text of the squiggled cell, text of the squiggled line) for each squiggle of `kind`
+    ("error", "warning") shown in a notebook's cell editors, read from the screen."""
     return [
         tuple(x)
-        for x in page.evaluate("""() => [...document.querySelectorAll(
-            '.notebook-editor .monaco-editor .squiggly-error')].map(sq => {
+        for x in page.evaluate(
+            """kind => [...document.querySelectorAll(
+            '.notebook-editor .monaco-editor .squiggly-' + kind)].map(sq => {
             const editor = sq.closest('.monaco-editor');
             const lines = [...editor.querySelectorAll('.view-line')]
                 .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
@@ -620,7 +621,9 @@ def cell_squiggles(page: Any) -> list[tuple[str, str]]:
             const line = lines.find(e => Math.abs(e.getBoundingClientRect().top - top) < 4);
             const text = e => e.textContent.replace(/\\u00a0/g, ' ');
             return [lines.map(text).join('\\n'), line ? text(line) : ''];
-        })""")
+        })""",
+            kind,
+        )
     ]
 
 
@@ -736,6 +739,96 @@ def test_notebook_saved_error_output_squiggle_hover_and_quick_fix(
     page.locator(".notebook-editor .squiggly-error").first.wait_for(
         state="detached", timeout=30_000
     )
+    page.keyboard.press("Control+W")
+    print(step)
+
+
+PREDICT_NOTEBOOK = REPO / "tests" / "notebooks" / "data" / "one_program.ipynb"
+STEPS_CELL = "def steps(x, n):\n    for _ in range(n):\n        x = x + 1\n    return x"
+
+
+def test_notebook_predicted_warning_across_cells_and_its_quick_fix(
+    page: Any, workspace: Path
+) -> None:
+    """Before anything runs: a notebook (its saved outputs removed) whose second code cell
+    defines `steps` and whose third jits it. The `range(n)` line of the defining cell gets a
+    warning squiggle; "Mark 'n' as static" edits the jitting cell, and the warning goes."""
+    step = Steps(page, "notebook-predict")
+    data = json.loads(PREDICT_NOTEBOOK.read_text())
+    for cell in data["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    target = workspace / "nb_predict.ipynb"
+    target.write_text(json.dumps(data, indent=1))
+    page.mouse.move(5, 5)
+    page.keyboard.press("Escape")
+    if page.locator(".part.panel").first.is_visible():  # an earlier test's terminal hides cells
+        run_command(page, "Toggle Panel Visibility")
+        page.locator(".part.panel").first.wait_for(state="hidden", timeout=10_000)
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input")
+    page.keyboard.type("nb_predict.ipynb")
+    page.locator(".quick-input-list .monaco-list-row", has_text="nb_predict.ipynb").first.wait_for()
+    page.keyboard.press("Enter")
+    page.locator(".notebook-editor .view-lines", has_text="def steps(x, n):").first.wait_for(
+        timeout=60_000
+    )
+    step("notebook open")
+    warning = page.locator(".notebook-editor .squiggly-warning")
+    try:
+        warning.first.wait_for(timeout=120_000)
+    except sync_api.TimeoutError:
+        step.shot("no-warning")
+        pytest.fail(f"no predicted warning in the notebook\n{step}")
+    squiggles = cell_squiggles(page, "warning")
+    step(f"warnings: {squiggles}")
+    step.shot("warning")
+    assert (STEPS_CELL, "    for _ in range(n):") in squiggles, squiggles
+    assert cell_squiggles(page, "error") == []  # nothing ran: no traceback, no error
+
+    box = warning.first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.keyboard.press("Escape")
+    title = "Mark 'n' as static"
+    menu = page.locator(".action-widget")
+    for _ in range(3):  # the first Ctrl+. can land before the cell editor has focus
+        page.keyboard.press("Control+.")
+        try:
+            menu.locator(".monaco-list-row", has_text=title).first.wait_for(timeout=20_000)
+            break
+        except sync_api.TimeoutError:
+            page.keyboard.press("Escape")
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
+    step(f"quick fixes: {items}")
+    step.shot("quick-fix-menu")
+    assert any(title in item for item in items), items
+    for _ in range(len(items) + 1):
+        focused = menu.locator(".monaco-list-row.focused")
+        if focused.count() and title in focused.first.inner_text():
+            break
+        page.keyboard.press("ArrowDown")
+    else:
+        pytest.fail(f"could not select {title!r} in {items}")
+    page.keyboard.press("Enter")
+    fixed = 'fast = jax.jit(steps, static_argnames=("n",))'
+    deadline = time.monotonic() + 60
+    while (STEPS_CELL, "    for _ in range(n):") in cell_squiggles(page, "warning"):
+        assert time.monotonic() < deadline, f"the warning stayed after the fix\n{step}"
+        time.sleep(0.2)
+    step("warning gone")
+    page.keyboard.press("Control+S")  # the jitting cell may be scrolled out: read the saved file
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        cells = json.loads(target.read_text())["cells"]
+        if "".join(cells[3]["source"]).startswith(fixed):
+            break
+        time.sleep(0.2)
+    step("fix applied in the jitting cell and saved")
+    step.shot("fixed")
+    cells = json.loads(target.read_text())["cells"]
+    assert "".join(cells[3]["source"]).splitlines()[0] == fixed
+    assert "".join(cells[2]["source"]) == STEPS_CELL  # the warned cell itself is unchanged
     page.keyboard.press("Control+W")
     print(step)
 

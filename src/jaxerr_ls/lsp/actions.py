@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,7 @@ from jaxerr_ls.diagnostics import SOURCE
 from jaxerr_ls.lsp.convert import Lines, text_edit
 
 if TYPE_CHECKING:  # the fixes (and parso) load on the first code action
+    from jaxerr_ls.analysis.cells import JoinedCells
     from jaxerr_ls.catalog import Catalog
     from jaxerr_ls.fixes.base import ProposedFix
     from jaxerr_ls.fixes.base import TextEdit as FixEdit
@@ -24,6 +27,31 @@ log = logging.getLogger(__name__)
 
 FIX_ALL = "source.fixAll.jaxerr"
 KINDS = (types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, FIX_ALL)
+
+
+@dataclass(frozen=True)
+class ProgramView:
+    """A notebook cell's code actions see the notebook's code cells as one program (as the
+    predictions do): fixes read and edit the program, their edits go back to the cells."""
+
+    cells: tuple[tuple[str, str, Lines], ...]  # (URI, text, lines) of each code cell, in order
+    cell: str  # the URI of the cell asked about
+
+    @property
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """What the actions depend on besides the cell itself: every code cell's text."""
+        return tuple((uri, text) for uri, text, _ in self.cells)
+
+    @cached_property
+    def joined(self) -> JoinedCells:
+        """The program, keyed by cell URI; joined in the worker thread (it parses each cell)."""
+        from jaxerr_ls.analysis.cells import join_cells
+
+        return join_cells(self.key)
+
+    @cached_property
+    def lines(self) -> Mapping[str, Lines]:
+        return {uri: lines for uri, _, lines in self.cells}
 
 
 @dataclass(frozen=True)
@@ -40,6 +68,16 @@ class Request:
     stored: tuple[tuple[str, Mapping[str, str], int], ...]  # (entry, fields, line) for fixAll
     only: tuple[str, ...] | None
     selected: bool = False  # the requested range is not empty (the user selected code)
+    program: ProgramView | None = None  # set for a notebook cell
+
+
+def _in_program(request: Request, line: int) -> tuple[str, int] | None:
+    """(source the fixes read, line in it) for `line` of the requested document; None when the
+    line is not analysed (an IPython magic, a cell that does not parse)."""
+    if request.program is None:
+        return request.source, line
+    found = request.program.joined.program_line(request.program.cell, line)
+    return None if found is None else (request.program.joined.source, found)
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -69,18 +107,33 @@ def data_of(diagnostic: types.Diagnostic) -> tuple[str, Mapping[str, str]] | Non
     return entry, MappingProxyType({str(k): str(v) for k, v in fields.items()})
 
 
-def _edit(request: Request, edits: Sequence[FixEdit]) -> types.WorkspaceEdit:
-    lsp_edits = [text_edit(request.lines, request.codec, e) for e in edits]
-    return types.WorkspaceEdit(changes={request.uri: lsp_edits})
+def _edit(request: Request, edits: Sequence[FixEdit]) -> types.WorkspaceEdit | None:
+    """The fix's edits for the client; None when one would not land inside one notebook cell's
+    own text (it is then not offered)."""
+    if request.program is None:
+        lsp_edits = [text_edit(request.lines, request.codec, e) for e in edits]
+        return types.WorkspaceEdit(changes={request.uri: lsp_edits})
+    changes: dict[str, list[types.TextEdit]] = {}
+    for edit in edits:
+        cell = request.program.joined.place_span(edit.start_line, edit.end_line, edit.end_col)
+        if cell is None:
+            return None
+        local = dataclasses.replace(
+            edit, start_line=edit.start_line - cell.start, end_line=edit.end_line - cell.start
+        )
+        lines = request.program.lines[cell.key]
+        changes.setdefault(cell.key, []).append(text_edit(lines, request.codec, local))
+    return types.WorkspaceEdit(changes=changes)
 
 
 def _proposals(
     request: Request, catalog: Catalog, entry_id: str, fields: Mapping[str, str], line: int
 ) -> list[ProposedFix]:
     fixes, entry = _api(), catalog.get(entry_id)
-    if fixes is None or entry is None or not entry.fixes:
+    where = _in_program(request, line)
+    if fixes is None or entry is None or not entry.fixes or where is None:
         return []
-    ctx = fixes.FixContext(request.source, line, None, fields, entry_id)
+    ctx = fixes.FixContext(where[0], where[1], None, fields, entry_id)
     found: list[ProposedFix] = fixes.fixes_for(entry.fixes, ctx)
     return found
 
@@ -97,15 +150,17 @@ def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
             best = _api().preferred(proposals) if proposals else None
             # The preferred fix first, then the others in the entry's order.
             for fix in sorted(proposals, key=lambda p: p is not best):
-                out.append(
-                    types.CodeAction(
-                        title=fix.title,
-                        kind=types.CodeActionKind.QuickFix,
-                        diagnostics=[diagnostic],
-                        is_preferred=fix is best,
-                        edit=_edit(request, fix.edits),
+                edit = _edit(request, fix.edits)
+                if edit is not None:
+                    out.append(
+                        types.CodeAction(
+                            title=fix.title,
+                            kind=types.CodeActionKind.QuickFix,
+                            diagnostics=[diagnostic],
+                            is_preferred=fix is best,
+                            edit=edit,
+                        )
                     )
-                )
     if wanted(FIX_ALL, request.only):
         fix_all = _fix_all(request, catalog)
         if fix_all is not None:
@@ -120,15 +175,17 @@ def _fix_all(request: Request, catalog: Catalog) -> types.CodeAction | None:
     chosen: list[FixEdit] = []
     for entry_id, fields, line in request.stored:
         for fix in _proposals(request, catalog, entry_id, fields, line):
-            if fix.safe and not any(_overlaps(e, c) for e in fix.edits for c in chosen):
+            if (
+                fix.safe
+                and not any(_overlaps(e, c) for e in fix.edits for c in chosen)
+                and _edit(request, fix.edits) is not None
+            ):
                 chosen += fix.edits
                 break
-    if not chosen:
+    edit = _edit(request, sorted(chosen, key=lambda e: (e.start_line, e.start_col)))
+    if not chosen or edit is None:
         return None
-    chosen.sort(key=lambda e: (e.start_line, e.start_col))
-    return types.CodeAction(
-        title="jaxerr: apply all safe fixes", kind=FIX_ALL, edit=_edit(request, chosen)
-    )
+    return types.CodeAction(title="jaxerr: apply all safe fixes", kind=FIX_ALL, edit=edit)
 
 
 def _overlaps(a: FixEdit, b: FixEdit) -> bool:
@@ -150,18 +207,15 @@ def _rewrites(request: Request, catalog: Catalog) -> list[types.CodeAction]:
         entry = catalog.get(entry_id)
         return () if entry is None else tuple(entry.fixes)
 
+    where = _in_program(request, request.line)
+    if where is None:
+        return []
     proposals = refactorings(
-        request.source,
-        request.line,
-        request.column,
-        selected=request.selected,
-        fixes_of=fixes_of,
+        where[0], where[1], request.column, selected=request.selected, fixes_of=fixes_of
     )
+    edits = [(fix.title, _edit(request, fix.edits)) for fix in proposals]
     return [
-        types.CodeAction(
-            title=fix.title,
-            kind=types.CodeActionKind.RefactorRewrite,
-            edit=_edit(request, fix.edits),
-        )
-        for fix in proposals
+        types.CodeAction(title=title, kind=types.CodeActionKind.RefactorRewrite, edit=edit)
+        for title, edit in edits
+        if edit is not None
     ]

@@ -1,16 +1,19 @@
 """Notebooks the client syncs (pygls 2 keeps them: `workspace.notebook_documents`, one text
-document per cell) seen as the core's `Notebook`s, and what their edits do to the diagnostics."""
+document per cell) seen as the core's `Notebook`s, what their edits do to the diagnostics, and
+their code cells as one program (`jaxerr_ls.analysis.cells`) for predictions and fixes."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import Workspace as LspWorkspace
 
 from jaxerr_ls.diagnostics import Store
-from jaxerr_ls.lsp.convert import to_changes
+from jaxerr_ls.lsp.actions import ProgramView
+from jaxerr_ls.lsp.convert import Lines, norm_uri, to_changes
 from jaxerr_ls.tracebacks.cells import Cell, Notebook
 
 NOTEBOOK_TYPE = "jupyter-notebook"
@@ -107,3 +110,45 @@ def dropped(store: Store, uris: set[str]) -> Store:
     if not uris & store.uris:
         return store
     return store.without(uris)
+
+
+def _code_cell_documents(
+    workspace: LspWorkspace, notebook: types.NotebookDocument
+) -> list[tuple[str, str, Lines]]:
+    out: list[tuple[str, str, Lines]] = []
+    for cell in notebook.cells:
+        if cell.kind != types.NotebookCellKind.Code:
+            continue
+        document = workspace.text_documents.get(unquote(cell.document))
+        if document is not None and document.language_id in (None, CELL_LANGUAGE):
+            out.append((norm_uri(cell.document), document.source, document.lines))
+    return out
+
+
+def prediction_key(notebook_uri: str) -> str:
+    """Under which key a notebook's cells are predicted together (not a document URI)."""
+    return f"notebook:{unquote(notebook_uri)}"
+
+
+def code_cells(workspace: LspWorkspace, notebook_uri: str) -> list[tuple[str, str, Lines]] | None:
+    """(cell URI, text, lines) of the open notebook's Python code cells in notebook order (what
+    "Run All" runs); None when the notebook is not open."""
+    notebook = workspace.get_notebook_document(notebook_uri=notebook_uri)
+    return None if notebook is None else _code_cell_documents(workspace, notebook)
+
+
+def notebook_of(workspace: LspWorkspace, cell_uri: str) -> str | None:
+    """The URI of the open notebook holding the cell, None for a plain file."""
+    notebook = workspace.get_notebook_document(cell_uri=cell_uri)
+    return None if notebook is None else notebook.uri
+
+
+def program_view(workspace: LspWorkspace, cell_uri: str) -> ProgramView | None:
+    """The cell's notebook as one program, for code actions in the cell; None for a file."""
+    notebook = workspace.get_notebook_document(cell_uri=cell_uri)
+    if notebook is None:
+        return None
+    cells = _code_cell_documents(workspace, notebook)
+    if norm_uri(cell_uri) not in {uri for uri, _, _ in cells}:
+        return None
+    return ProgramView(cells=tuple(cells), cell=norm_uri(cell_uri))

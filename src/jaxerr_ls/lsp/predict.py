@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -74,32 +73,66 @@ def merge(
     return [*traceback, *(d for d in predicted if (d.code, d.range.start.line) not in seen)]
 
 
-@dataclass(frozen=True)
-class Predicted:
-    version: int | None
-    diagnostics: tuple[types.Diagnostic, ...]
+def notebook_diagnostics(
+    cells: Sequence[tuple[str, str, Lines]], codec: PositionCodec, jax_release: str | None = None
+) -> dict[str, tuple[types.Diagnostic, ...]]:
+    """Worker-thread entry: a notebook's code cells, (URI, text, lines) in notebook order,
+    analysed as one program; each cell's warnings on that cell (every cell listed, so that a
+    cell whose warnings went is cleared)."""
+    from jaxerr_ls.rules import check_cells, rules_for
+
+    lines_of = {uri: lines for uri, _, lines in cells}
+    found: dict[str, list[types.Diagnostic]] = {uri: [] for uri in lines_of}
+    for uri, finding in check_cells([(u, text) for u, text, _ in cells], rules_for(jax_release)):
+        found[uri].append(to_diagnostic(finding, lines_of[uri], codec))
+    return {uri: tuple(diagnostics) for uri, diagnostics in found.items()}
+
+
+# What a prediction computes in a worker thread: the diagnostics of each URI it speaks for.
+Job = Callable[[], Mapping[str, tuple[types.Diagnostic, ...]]]
+# Takes the documents' text on the event loop and returns the job; None when they are closed.
+Prepare = Callable[[], Job | None]
+Run = Callable[[Job], "asyncio.Future[Mapping[str, tuple[types.Diagnostic, ...]]]"]
 
 
 class Predictions:
-    """The latest predicted diagnostics per document URI, recomputed after a quiet pause."""
+    """The latest predicted diagnostics per document URI, recomputed after a quiet pause.
+
+    A prediction is scheduled under a key: a file's URI (it speaks for that file), or a notebook's
+    key (it speaks for every code cell of the notebook, analysed together)."""
 
     def __init__(self) -> None:
         self.enabled = True
         self.revision = 0
-        self._by_uri: dict[str, Predicted] = {}
+        self._by_uri: dict[str, tuple[types.Diagnostic, ...]] = {}
+        self._owned: dict[str, frozenset[str]] = {}  # key -> the URIs its last run spoke for
         self._pending: dict[str, asyncio.Task[None]] = {}
         # The project's JAX release (the `jaxerr.interpreter` setting), when known.
         self.jax_release: str | None = None
 
     def get(self, uri: str) -> tuple[types.Diagnostic, ...]:
-        found = self._by_uri.get(uri)
-        return found.diagnostics if found is not None and self.enabled else ()
+        found = self._by_uri.get(uri, ())
+        return found if self.enabled else ()
 
-    def forget(self, uri: str) -> bool:
-        task = self._pending.pop(uri, None)
+    def forget(self, key: str) -> frozenset[str]:
+        """Stop predicting `key` and drop what it said; returns the URIs that had a prediction."""
+        task = self._pending.pop(key, None)
         if task is not None:
             task.cancel()
-        dropped = self._by_uri.pop(uri, None) is not None
+        owned = self._owned.pop(key, frozenset({key}))
+        dropped = frozenset(uri for uri in owned if self._by_uri.pop(uri, None) is not None)
+        if dropped:
+            self.revision += 1
+        return dropped
+
+    def forget_all(self) -> frozenset[str]:
+        """Stop every prediction (the setting was turned off); returns the URIs that had one."""
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        self._owned.clear()
+        dropped = frozenset(self._by_uri)
+        self._by_uri.clear()
         if dropped:
             self.revision += 1
         return dropped
@@ -108,43 +141,74 @@ class Predictions:
         self,
         uri: str,
         snapshot: Callable[[], tuple[int | None, str, Lines, PositionCodec] | None],
-        run: Callable[[Callable[[], list[Finding]]], asyncio.Future[list[Finding]]],
-        publish: Callable[[str], None],
+        run: Run,
+        publish: Callable[[frozenset[str]], None],
         delay: float = DEBOUNCE_SECONDS,
     ) -> None:
-        """Recompute `uri` after `delay` without a newer edit; then `publish(uri)` if it changed."""
+        """Recompute file `uri` after `delay` without a newer edit; then `publish` if it changed."""
+
+        def prepare() -> Job | None:
+            taken = snapshot()
+            if taken is None:
+                return None
+            _, source, lines, codec = taken
+            release = self.jax_release
+
+            def job() -> Mapping[str, tuple[types.Diagnostic, ...]]:
+                findings = findings_for(source, release)
+                return {uri: tuple(to_diagnostic(f, lines, codec) for f in findings)}
+
+            return job
+
+        self.schedule_job(uri, prepare, run, publish, delay)
+
+    def schedule_job(
+        self,
+        key: str,
+        prepare: Prepare,
+        run: Run,
+        publish: Callable[[frozenset[str]], None],
+        delay: float = DEBOUNCE_SECONDS,
+    ) -> None:
+        """Run `prepare()`'s job after `delay` without a newer call for `key`; then `publish` the
+        URIs whose diagnostics changed (a URI the key spoke for before and not now is cleared)."""
         if not self.enabled:
             return
-        previous = self._pending.pop(uri, None)
+        previous = self._pending.pop(key, None)
         if previous is not None:
             previous.cancel()
-        self._pending[uri] = asyncio.ensure_future(self._update(uri, snapshot, run, publish, delay))
+        self._pending[key] = asyncio.ensure_future(self._update(key, prepare, run, publish, delay))
 
     async def _update(
         self,
-        uri: str,
-        snapshot: Callable[[], tuple[int | None, str, Lines, PositionCodec] | None],
-        run: Callable[[Callable[[], list[Finding]]], asyncio.Future[list[Finding]]],
-        publish: Callable[[str], None],
+        key: str,
+        prepare: Prepare,
+        run: Run,
+        publish: Callable[[frozenset[str]], None],
         delay: float,
     ) -> None:
         await asyncio.sleep(delay)
-        taken = snapshot()
-        if taken is None:
+        job = prepare()
+        if job is None:
             return
-        version, source, lines, codec = taken
         try:
-            release = self.jax_release
-            findings = await run(lambda: findings_for(source, release))
+            results = await run(job)
         except Exception:  # noqa: BLE001 - a failed prediction leaves the last one shown
-            log.exception("predicting %s failed", uri)
+            log.exception("predicting %s failed", key)
             return
-        if self._pending.get(uri) is not asyncio.current_task():
+        if self._pending.get(key) is not asyncio.current_task():
             return  # a newer edit is being predicted
-        self._pending.pop(uri, None)
-        diagnostics = tuple(to_diagnostic(f, lines, codec) for f in findings)
-        before = self._by_uri.get(uri)
-        self._by_uri[uri] = Predicted(version, diagnostics)
-        if before is None or before.diagnostics != diagnostics:
+        self._pending.pop(key, None)
+        changed: set[str] = set()
+        for uri in self._owned.get(key, frozenset()) - results.keys():
+            if self._by_uri.pop(uri, None) is not None:
+                changed.add(uri)
+        for uri, diagnostics in results.items():
+            before = self._by_uri.get(uri)
+            self._by_uri[uri] = diagnostics
+            if before is None or before != diagnostics:
+                changed.add(uri)
+        self._owned[key] = frozenset(results)
+        if changed:
             self.revision += 1
-            publish(uri)
+            publish(frozenset(changed))

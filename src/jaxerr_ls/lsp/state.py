@@ -23,6 +23,7 @@ from jaxerr_ls import __version__
 from jaxerr_ls.diagnostics import Store, items_for
 from jaxerr_ls.lsp import actions, notebooks, predict, preload
 from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
+from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS
 from jaxerr_ls.lsp.settings import Settings, names_settings, read_settings
 from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.resolve import scan_imports
@@ -274,8 +275,16 @@ class JaxerrServer(LanguageServer):
         return predict.merge(traceback, self.predictions.get(uri))
 
     # -- predicted diagnostics (rules over the open document's text) --
+    def _run(self, job: Any) -> asyncio.Future[Any]:
+        return asyncio.get_running_loop().run_in_executor(self.thread_pool, job)
+
     def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:
-        """Recompute the document's predicted diagnostics after a pause in typing."""
+        """Recompute the document's predicted diagnostics after a pause in typing (a notebook
+        cell's: its notebook's, the cells being one program)."""
+        notebook = notebooks.notebook_of(self.workspace, client_uri)
+        if notebook is not None:
+            self.predict_notebook(notebook, delay)
+            return
         uri = norm_uri(client_uri)
 
         def snapshot() -> tuple[int | None, str, Lines, Any] | None:
@@ -284,15 +293,30 @@ class JaxerrServer(LanguageServer):
             doc = self.workspace.get_text_document(client_uri)
             return doc.version, doc.source, doc.lines, doc.position_codec
 
-        def run(job: Any) -> asyncio.Future[Any]:
-            return asyncio.get_running_loop().run_in_executor(self.thread_pool, job)
+        self.predictions.schedule(uri, snapshot, self._run, self.sync, delay)
 
-        self.predictions.schedule(uri, snapshot, run, lambda u: self.sync(frozenset({u})), delay)
+    def predict_notebook(self, notebook_uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
+        """Recompute the warnings of every code cell of the notebook, analysed together."""
+
+        def prepare() -> predict.Job | None:
+            cells = notebooks.code_cells(self.workspace, notebook_uri)
+            if cells is None:
+                return None
+            codec, release = self.workspace.position_codec, self.predictions.jax_release
+            return lambda: predict.notebook_diagnostics(cells, codec, release)
+
+        key = notebooks.prediction_key(notebook_uri)
+        self.predictions.schedule_job(key, prepare, self._run, self.sync, delay)
 
     def forget_prediction(self, client_uri: str) -> None:
-        uri = norm_uri(client_uri)
-        if self.predictions.forget(uri):
-            self.sync(frozenset({uri}))
+        dropped = self.predictions.forget(norm_uri(client_uri))
+        if dropped:
+            self.sync(dropped)
+
+    def forget_notebook_prediction(self, notebook_uri: str) -> None:
+        dropped = self.predictions.forget(notebooks.prediction_key(notebook_uri))
+        if dropped:
+            self.sync(dropped)
 
     def set_predicting(self, enabled: bool) -> None:
         """Turn predictions on or off (the `jaxerr.predict` setting) for every open document."""
@@ -300,14 +324,15 @@ class JaxerrServer(LanguageServer):
             return
         self.predictions.enabled = enabled
         self.predictions.revision += 1
-        uris = list(self.workspace.text_documents)
         if enabled:
-            for uri in uris:
-                self.predict(uri, 0.0)
+            for uri in list(self.workspace.text_documents):
+                if notebooks.notebook_of(self.workspace, uri) is None:
+                    self.predict(uri, 0.0)
+            for notebook in list(self.workspace.notebook_documents.values()):
+                self.predict_notebook(notebook.uri, 0.0)
         else:
-            for uri in uris:
-                self.predictions.forget(norm_uri(uri))
-            self.sync(frozenset(norm_uri(u) for u in uris))
+            dropped = self.predictions.forget_all()
+            self.sync(dropped | frozenset(norm_uri(u) for u in self.workspace.text_documents))
 
     # -- code actions: computed once per (document version, cursor, context), in a thread --
     async def code_actions(self, request: actions.Request, key: Hashable) -> list[types.CodeAction]:

@@ -9,12 +9,14 @@ apply. `# jaxerr: ignore` / `# jaxerr: ignore[<entry-id>,...]` on a line silence
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from jaxerr_ls.analysis import Model, analyze
+from jaxerr_ls.analysis.cells import join_cells
 from jaxerr_ls.rules import (
     api_history,
     axis_names,
@@ -37,6 +39,7 @@ __all__ = [
     "RULES",
     "Finding",
     "Rule",
+    "check_cells",
     "check_model",
     "check_source",
     "ignored",
@@ -105,3 +108,23 @@ def check_source(source: str, rules: Sequence[Rule] = _ALL) -> list[Finding]:
     """The findings for a file's text; none when it does not parse."""
     model = analyze(source)
     return [] if model is None else check_model(model, rules)
+
+
+def check_cells(
+    cells: Sequence[tuple[str, str]], rules: Sequence[Rule] | None = None
+) -> list[tuple[str, Finding]]:
+    """(cell key, finding in that cell's lines) for a notebook's code cells, given as (key,
+    source) in notebook order and analysed as one program (a function defined in one cell and
+    jitted in another is seen as such)."""
+    rules = _ALL if rules is None else rules
+    joined = join_cells(cells)
+    model = analyze(joined.source)
+    if model is None:  # cannot happen for cells that each parse; then check them one by one
+        return [(key, f) for key, source in cells for f in check_source(source, rules)]
+    out: list[tuple[str, Finding]] = []
+    for found in check_model(model, rules):
+        placed = joined.place(found.line)
+        if placed is not None:
+            cell, line = placed
+            out.append((cell.key, dataclasses.replace(found, line=line, end_line=line)))
+    return out

@@ -355,6 +355,11 @@ def main() -> int:
     parser.add_argument("--warm", type=int, default=60, help="warm hovers per server")
     parser.add_argument("--starts", type=int, default=7, help="spawns per server for the start")
     args = parser.parse_args()
+    # Both servers start from compiled bytecode, as `pip install` leaves them: jedi's site-packages
+    # has its .pyc files; our editable source gets them here (the spawned servers write none).
+    import compileall
+
+    compileall.compile_dir(HERE.parent / "src" / "jaxerr_ls", quiet=1)
     text = generate()
     with tempfile.TemporaryDirectory(prefix="lsp-bench-") as tmp:
         folder = Path(tmp)

@@ -57,15 +57,22 @@ def python_files(paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
             yield given, "no such file or directory"
 
 
+def _read(path: str) -> tuple[str | None, str]:
+    """The file's text, or None and why it cannot be read."""
+    try:
+        return Path(path).read_bytes().decode("utf-8"), ""
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 ({exc.reason} at byte {exc.start})"
+
+
 def check_file(path: str, rules: Sequence[Rule] | None = None) -> Checked:
     if path.endswith(".ipynb"):
         return check_notebook(path, rules)
-    try:
-        source = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        return Checked(path, (), exc.strerror or str(exc))
-    except UnicodeDecodeError as exc:
-        return Checked(path, (), f"not UTF-8 ({exc.reason} at byte {exc.start})")
+    source, problem = _read(path)
+    if source is None:
+        return Checked(path, (), problem)
     model = analyze(source)
     if model is None:
         return Checked(path, (), _syntax_problem(source))
@@ -77,12 +84,9 @@ def check_notebook(path: str, rules: Sequence[Rule] | None = None) -> Checked:
     said), the others are still checked."""
     from jaxerr_ls.tracebacks.ipynb import parse_notebook
 
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as exc:
-        return Checked(path, (), exc.strerror or str(exc))
-    except UnicodeDecodeError as exc:
-        return Checked(path, (), f"not UTF-8 ({exc.reason} at byte {exc.start})")
+    text, problem = _read(path)
+    if text is None:
+        return Checked(path, (), problem)
     parsed = parse_notebook(text, path)
     if parsed is None:
         return Checked(path, (), "not a notebook (nbformat 4 JSON)")

@@ -10,7 +10,7 @@ accepts only close scores: a message that matches nothing well gets no entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
@@ -199,20 +199,19 @@ class Matcher:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
 
-    def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
-        """Every entry whose pattern or template matches the message, whatever its class, with
-        its rank (pattern hit, curator's wording, user's release, current wording, newest
-        release, literal specificity, curated, without patterns):
-        for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
-        text = message[:MAX_MESSAGE]
-        found_hits: list[tuple[tuple[int, ...], Match]] = []
+    def _ranked(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
+        """Every pattern or template that matches, with the class that prints it and its rank:
+        pattern hit, a curator's older wording, the user's release's wording, the entry's own
+        (newest) wording above older ones other entries share, entries the newest release
+        raises, literal specificity, curated, then entries without patterns (a sub-case entry
+        whose patterns missed should not win on a shared template)."""
         for entry, pattern in self.patterns:
             found = pattern.search(text)
             if found is not None:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
                 key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
-                found_hits.append((key, Match(entry, fields, 100)))
+                yield short_class(entry.exception), key, Match(entry, fields, 100)
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
             if found is not None:
@@ -229,57 +228,23 @@ class Matcher:
                     template.entry.curated,
                     not template.entry.patterns,
                 )
-                found_hits.append((key, Match(template.entry, fields, 100)))
-        return found_hits
+                yield template.cls, key, Match(template.entry, fields, 100)
+
+    def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
+        """Every entry whose pattern or template matches the message, whatever its class, with
+        its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
+        return [(key, found) for _, key, found in self._ranked(message[:MAX_MESSAGE])]
 
     def match(self, exception: str, message: str) -> Match | None:
-        """The best entry for an exception class and message, or None when nothing fits well."""
+        """The best entry for an exception class and message, or None when nothing fits well:
+        the same class first, then the rank of `_ranked` (the first of equals wins)."""
         text = message[:MAX_MESSAGE]
-        normalised = _norm(text)
         cls = short_class(exception)
-        # Ranking: same class, pattern hit, a curator's older wording, the user's release's
-        # wording, the entry's own (newest) wording above older ones other entries share,
-        # entries the newest release raises, literal specificity, curated, then entries without
-        # patterns (a sub-case entry whose patterns missed should not win on a shared template).
         best: tuple[tuple[int, ...], Match] | None = None
-        for entry, pattern in self.patterns:
-            found = pattern.search(text)
-            if found is None:
-                continue
-            specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
-            fields = {k: v for k, v in found.groupdict().items() if v is not None}
-            key = (
-                short_class(entry.exception) == cls,
-                1,
-                1,
-                1,
-                1,
-                1,
-                specificity,
-                entry.curated,
-                0,
-            )
-            candidate = Match(entry, fields, 100)
+        for printed_by, rank, found in self._ranked(text):
+            key = (printed_by == cls, *rank)
             if best is None or key > best[0]:
-                best = (key, candidate)
-        for template in self._candidates(normalised):
-            found = self._regex(template).match(text)
-            if found is None:
-                continue
-            fields = dict(zip(template.names, (g.strip() for g in found.groups()), strict=False))
-            key = (
-                template.cls == cls,
-                0,
-                template.authored,
-                self.in_release(template),
-                template.current,
-                self.live(template.entry),
-                template.literal_len,
-                template.entry.curated,
-                not template.entry.patterns,
-            )
-            if best is None or key > best[0]:
-                best = (key, Match(template.entry, fields, 100))
+                best = (key, found)
         if best is not None:
             same_class = best[0][0]
             if same_class or not cls:

@@ -385,6 +385,38 @@ def wait_text(element: Any, done: Any, timeout_s: float) -> str:
         time.sleep(0.1)
 
 
+def apply_cell_quick_fix(page: Any, box: dict[str, float], title: str, step: Steps) -> None:
+    """Put the cursor on the squiggle at `box` in a notebook cell, open Ctrl+. and apply the
+    action titled `title` (the menu must offer it)."""
+
+    def click() -> None:
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    click()
+    page.keyboard.press("Escape")
+    menu = page.locator(".action-widget")
+    for _ in range(3):  # the first Ctrl+. can land before the cell editor has focus
+        page.keyboard.press("Control+.")
+        try:
+            menu.locator(".monaco-list-row", has_text=title).first.wait_for(timeout=20_000)
+            break
+        except sync_api.TimeoutError:
+            page.keyboard.press("Escape")
+            click()
+    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
+    step(f"quick fixes: {items}")
+    step.shot("quick-fix-menu")
+    assert any(title in item for item in items), items
+    for _ in range(len(items) + 1):
+        focused = menu.locator(".monaco-list-row.focused")
+        if focused.count() and title in focused.first.inner_text():
+            break
+        page.keyboard.press("ArrowDown")
+    else:
+        pytest.fail(f"could not select {title!r} in {items}")
+    page.keyboard.press("Enter")
+
+
 def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: list[str]) -> None:
     step = Steps(page, "hover")
     open_file(page, "demo.py")
@@ -696,30 +728,7 @@ def test_notebook_saved_error_output_squiggle_hover_and_quick_fix(
     step("outputs back: squiggle back")
     box = page.locator(".notebook-editor .squiggly-error").first.bounding_box()
 
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.keyboard.press("Escape")
-    title = "Use x.at[i].set(v)"
-    menu = page.locator(".action-widget")
-    for _ in range(3):  # the first Ctrl+. can land before the cell editor has focus
-        page.keyboard.press("Control+.")
-        try:
-            menu.locator(".monaco-list-row", has_text=title).first.wait_for(timeout=20_000)
-            break
-        except sync_api.TimeoutError:
-            page.keyboard.press("Escape")
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
-    step(f"quick fixes: {items}")
-    step.shot("quick-fix-menu")
-    assert any(title in item for item in items), items
-    for _ in range(len(items) + 1):
-        focused = menu.locator(".monaco-list-row.focused")
-        if focused.count() and title in focused.first.inner_text():
-            break
-        page.keyboard.press("ArrowDown")
-    else:
-        pytest.fail(f"could not select {title!r} in {items}")
-    page.keyboard.press("Enter")
+    apply_cell_quick_fix(page, box, "Use x.at[i].set(v)", step)
     page.locator(".notebook-editor .view-lines", has_text="x = x.at[0].set(1.0)").first.wait_for(
         timeout=30_000
     )
@@ -787,30 +796,7 @@ def test_notebook_predicted_warning_across_cells_and_its_quick_fix(
     assert cell_squiggles(page, "error") == []  # nothing ran: no traceback, no error
 
     box = warning.first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.keyboard.press("Escape")
-    title = "Mark 'n' as static"
-    menu = page.locator(".action-widget")
-    for _ in range(3):  # the first Ctrl+. can land before the cell editor has focus
-        page.keyboard.press("Control+.")
-        try:
-            menu.locator(".monaco-list-row", has_text=title).first.wait_for(timeout=20_000)
-            break
-        except sync_api.TimeoutError:
-            page.keyboard.press("Escape")
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    items = [normalize(t) for t in menu.locator(".monaco-list-row").all_inner_texts()]
-    step(f"quick fixes: {items}")
-    step.shot("quick-fix-menu")
-    assert any(title in item for item in items), items
-    for _ in range(len(items) + 1):
-        focused = menu.locator(".monaco-list-row.focused")
-        if focused.count() and title in focused.first.inner_text():
-            break
-        page.keyboard.press("ArrowDown")
-    else:
-        pytest.fail(f"could not select {title!r} in {items}")
-    page.keyboard.press("Enter")
+    apply_cell_quick_fix(page, box, "Mark 'n' as static", step)
     fixed = 'fast = jax.jit(steps, static_argnames=("n",))'
     deadline = time.monotonic() + 60
     while (STEPS_CELL, "    for _ in range(n):") in cell_squiggles(page, "warning"):

@@ -394,15 +394,15 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
     (curated APIs count as direct), the releases that raise it and its other wordings."""
     curated = list(curated)
     by_key: dict[tuple[str, str], int] = {}
-    by_site: dict[tuple[str, int], int] = {}
-    owners: dict[tuple[str, int], set[int]] = {}
+    # Raise site -> the curated entries (positions) that list it; the last one takes its index
+    # entries.
+    owners: dict[tuple[str, int], list[int]] = {}
     for position, entry in enumerate(curated):
         by_key[(entry.exception, entry.message)] = position
         for wording in entry.wordings:  # a curator's older wording claims the index's entry
             by_key.setdefault((wording.exception or entry.exception, wording.message), position)
         for site in entry.raised_at:
-            by_site[(site.file, site.line)] = position
-            owners.setdefault((site.file, site.line), set()).add(position)
+            owners.setdefault((site.file, site.line), []).append(position)
     folded: dict[int, list[Entry]] = {}
     rest: list[Entry] = []
     for entry in generated:
@@ -415,11 +415,13 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
             None,
         )
         if owner is None:
-            shared = [(s.file, s.line) for s in entry.raised_at if (s.file, s.line) in by_site]
-            owner = by_site[shared[0]] if shared else None
+            shared = [
+                owners[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in owners
+            ]
+            owner = shared[0][-1] if shared else None
             # Folded by raise site only: a site that serves several curated sub-cases keeps its
             # older wordings to itself; a site only one curated entry claims lends them.
-            if shared and len(owners[shared[0]]) > 1:
+            if shared and len(set(shared[0])) > 1:
                 entry = replace(entry, wordings=())
         if owner is None:
             rest.append(entry)

@@ -151,3 +151,34 @@ async def test_not_doubled_with_a_traceback_diagnostic(client: LanguageClient) -
     assert len(shown) == 1 and not predicted(shown)  # the traceback's, not both
     await clear(client)
     assert len(await wait_predicted(client, uri, 1)) == 1
+
+
+def _long_file(bug_at: int) -> str:
+    """~2,000 lines of jitted functions, the `n`-th branching on its traced argument. The
+    comment turns on the key-reuse check, which makes the server check the file whole (about a
+    second per analysis): edits arrive while analyses run."""
+    head = "import jax\nimport jax.numpy as jnp\n# jax_debug_key_reuse is not set here\n"
+    blocks = []
+    for n in range(330):
+        body = "    if x > 0:\n        return x\n" if n == bug_at else "    y = jnp.sin(x)\n"
+        blocks.append(f"\n\n@jax.jit\ndef step_{n}(x):\n{body}    return x * 2\n")
+    return head + "".join(blocks)
+
+
+async def test_edits_during_a_long_analysis_end_with_the_newest_texts_warning(
+    client: LanguageClient,
+) -> None:
+    uri = open_doc(client, root(client) / "predict_long.py", _long_file(0))
+    [first] = await wait_predicted(client, uri, 1, timeout=60)
+    for version, bug_at in enumerate((50, 100, 150, 200, 250), start=2):
+        change(client, uri, _long_file(bug_at), version)
+        await asyncio.sleep(0.25)  # past the debounce: each edit lands while one is analysed
+    final = _long_file(250).splitlines().index("def step_250(x):") + 1
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    shown = predicted(await current_diagnostics(client, uri))
+    while [d.range.start.line for d in shown] != [final] and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+        shown = predicted(await current_diagnostics(client, uri))
+    assert first.range.start.line != final
+    assert [(d.code, d.range.start.line) for d in shown] == [("tracer-bool-conversion", final)]

@@ -62,11 +62,14 @@ _SHAPE_CALLS = frozenset(
 class Model:
     """A parsed file and its traced functions. Build with `analyze(source)`."""
 
-    def __init__(self, source: str, tree: ast.Module) -> None:
+    def __init__(
+        self, source: str, tree: ast.Module, bindings: Mapping[str, str] | None = None
+    ) -> None:
         self.source = source
         self.tree = tree
         self.lines = source.splitlines()
-        self.bindings: Mapping[str, str] = scan_imports(source)
+        # `bindings` given: a part of a larger file, read with that file's imports.
+        self.bindings: Mapping[str, str] = scan_imports(source) if bindings is None else bindings
         self.scopes = Scopes(tree)
         self._values: dict[int, Values] = {}
         self.functions: tuple[TracedFunction, ...] = ()
@@ -198,11 +201,17 @@ def analyze(source: str) -> Model | None:
 
 @lru_cache(maxsize=8)
 def _analyze_cached(source: str) -> Model | None:
+    return analyze_part(source, None)
+
+
+def analyze_part(source: str, bindings: Mapping[str, str] | None) -> Model | None:
+    """The model of `source` (not cached), names qualified through `bindings` when given (the
+    imports of the file `source` is a part of); None when it does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    model = Model(source, tree)
+    model = Model(source, tree, bindings)
     _build(model)
     return model
 

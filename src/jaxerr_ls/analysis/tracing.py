@@ -146,7 +146,7 @@ class Scopes:
         for scope in self.scope_of(at):
             table = self._tables.get(id(scope))
             if table is None:
-                table = self._tables[id(scope)] = _scope_bindings(scope)
+                table = self._tables[id(scope)] = scope_bindings(scope)
             bound = table.get(name, [])
             if bound:
                 if len(bound) != 1:
@@ -170,7 +170,7 @@ class Scopes:
         return found[0] if len(found) == 1 else None
 
 
-def _scope_bindings(scope: ast.AST) -> dict[str, list[ast.AST]]:
+def scope_bindings(scope: ast.AST) -> dict[str, list[ast.AST]]:
     """What binds each name directly in a scope: parameters (the arguments node), defs and
     classes (the node), assignments (the statement; a lambda's value for `f = lambda ...`)."""
     out: dict[str, list[ast.AST]] = {}

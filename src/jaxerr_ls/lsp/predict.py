@@ -2,7 +2,9 @@
 as the user types, merged with the traceback diagnostics without doubling them.
 
 The rules are pure (`jaxerr_ls.rules`); this module converts positions at the edge and keeps the
-latest findings per document.
+latest findings per document. A file is checked incrementally (`rules.incremental`: an edit
+re-analyses what it can change), and one analysis per document runs at a time: an edit made while
+one runs waits for it, then the newest text is analysed; a superseded result is never published.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from jaxerr_ls.lsp.convert import Lines, client_range
 
 if TYPE_CHECKING:
     from jaxerr_ls.rules.base import Finding
+    from jaxerr_ls.rules.incremental import IncrementalChecker
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,14 @@ def findings_for(source: str, jax_release: str | None = None) -> list[Finding]:
     from jaxerr_ls.rules import check_source, rules_for
 
     return check_source(source, rules_for(jax_release))
+
+
+def checker_for(jax_release: str | None) -> IncrementalChecker:
+    """A document's incremental checker (the rules of `jax_release`); built in a worker thread."""
+    from jaxerr_ls.rules import rules_for
+    from jaxerr_ls.rules.incremental import IncrementalChecker
+
+    return IncrementalChecker(rules_for(jax_release))
 
 
 def to_diagnostic(finding: Finding, lines: Lines, codec: PositionCodec) -> types.Diagnostic:
@@ -95,6 +106,14 @@ Prepare = Callable[[], Job | None]
 Run = Callable[[Job], "asyncio.Future[Mapping[str, tuple[types.Diagnostic, ...]]]"]
 
 
+class _Slot:
+    """A document's incremental checker, made by its first analysis; one analysis at a time
+    uses it (the scheduling below)."""
+
+    def __init__(self) -> None:
+        self.checker: IncrementalChecker | None = None
+
+
 class Predictions:
     """The latest predicted diagnostics per document URI, recomputed after a quiet pause.
 
@@ -107,6 +126,10 @@ class Predictions:
         self._by_uri: dict[str, tuple[types.Diagnostic, ...]] = {}
         self._owned: dict[str, frozenset[str]] = {}  # key -> the URIs its last run spoke for
         self._pending: dict[str, asyncio.Task[None]] = {}
+        # The analysis running for a key: a newer one waits for it (never two at once).
+        self._running: dict[str, asyncio.Future[Any]] = {}
+        # Per file URI: (the release its checker reads, the checker), kept between edits.
+        self._checkers: dict[str, tuple[str | None, _Slot]] = {}
         # The project's JAX release (the `jaxerr.interpreter` setting), when known.
         self.jax_release: str | None = None
 
@@ -119,6 +142,7 @@ class Predictions:
         task = self._pending.pop(key, None)
         if task is not None:
             task.cancel()
+        self._checkers.pop(key, None)
         owned = self._owned.pop(key, frozenset({key}))
         dropped = frozenset(uri for uri in owned if self._by_uri.pop(uri, None) is not None)
         if dropped:
@@ -131,6 +155,7 @@ class Predictions:
             task.cancel()
         self._pending.clear()
         self._owned.clear()
+        self._checkers.clear()
         dropped = frozenset(self._by_uri)
         self._by_uri.clear()
         if dropped:
@@ -153,9 +178,15 @@ class Predictions:
                 return None
             _, source, lines, codec = taken
             release = self.jax_release
+            kept = self._checkers.get(uri)
+            if kept is None or kept[0] != release:
+                kept = self._checkers[uri] = (release, _Slot())
+            slot = kept[1]
 
             def job() -> Mapping[str, tuple[types.Diagnostic, ...]]:
-                findings = findings_for(source, release)
+                if slot.checker is None:  # built in the worker: the rules are imported there
+                    slot.checker = checker_for(release)
+                findings = slot.checker.check(source)
                 return {uri: tuple(to_diagnostic(f, lines, codec) for f in findings)}
 
             return job
@@ -188,11 +219,19 @@ class Predictions:
         delay: float,
     ) -> None:
         await asyncio.sleep(delay)
+        running = self._running.get(key)
+        if running is not None:
+            # Wait for the analysis in flight (cancelling this task does not cancel it).
+            await asyncio.wait({running})
         job = prepare()
         if job is None:
             return
+        future = run(job)
+        self._running[key] = future
+        future.add_done_callback(lambda done: self._finished(key, done))
+        await asyncio.wait({future})  # a newer edit cancels this task, not the analysis
         try:
-            results = await run(job)
+            results = future.result()
         except Exception:  # noqa: BLE001 - a failed prediction leaves the last one shown
             log.exception("predicting %s failed", key)
             return
@@ -212,3 +251,7 @@ class Predictions:
         if changed:
             self.revision += 1
             publish(frozenset(changed))
+
+    def _finished(self, key: str, future: asyncio.Future[Any]) -> None:
+        if self._running.get(key) is future:
+            del self._running[key]

@@ -1,0 +1,231 @@
+"""A file's top-level statements as units of analysis, and which units must be analysed together.
+
+The tracing model and the rules cross from one top-level statement to another only through
+names (checked against every read of `build`, `tracing` and the rules):
+
+- a name read in the module scope (`Scopes.lookup`, the module's `assignments`): what another
+  unit binds at module level (`jax.jit(f)` makes `f` traced; `f(x)` from a traced function too);
+- a name or attribute read anywhere: a top-level function's name (`axis-names` asks whether it is
+  passed anywhere), a jit alias (`g = jax.jit(f)`: every `g(...)` / `x.g(...)` is a call site),
+  a method's name (`obj.method(...)` is a call site of a jitted method);
+- the file's imports (`scan_imports` over the whole text, `collect_uses` over every import).
+
+So a unit is analysed with the units it shares such a name with (transitively: a component),
+with the file's import statements (shared by every component) and with the file's bindings; its
+findings are then those of the whole file. A unit holding an import of its own (a local import)
+changes the bindings of every other unit: such a file is analysed whole.
+
+Pure: no LSP, no I/O.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from jaxerr_ls.analysis.names import qualify
+from jaxerr_ls.analysis.tracing import JIT_LIKE, scope_bindings
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Top-level statements sharing no line with others: lines `first`..`last` (0-based)."""
+
+    first: int
+    last: int
+    text: str  # its lines, ending with a line break
+    nodes: tuple[ast.stmt, ...]
+
+
+@dataclass(frozen=True)
+class Interface:
+    """What a unit offers to and reads from the rest of the file."""
+
+    shared: bool  # import statements (maybe under try/if): read with every other unit
+    local_import: bool  # an import that is not shared: the file cannot be split
+    binds: frozenset[str]  # names bound at module level
+    exports: frozenset[str]  # names others reach wherever they say them: top-level defs, aliases
+    members: frozenset[str]  # names others reach as `x.name`: methods, jit aliases
+    free: frozenset[str]  # names it reads from the module scope
+    names: frozenset[str]  # every name it says
+    attributes: frozenset[str]  # every attribute it says
+
+
+def split_units(tree: ast.Module, lines: Sequence[str]) -> list[Unit]:
+    """The module's statements grouped into units (`a = 1; b = 2` is one); `lines` keep their
+    line breaks and are numbered as `ast` numbers them."""
+    spans: list[tuple[int, int, list[ast.stmt]]] = []
+    for statement in tree.body:
+        decorators = getattr(statement, "decorator_list", [])
+        first = min([statement.lineno, *(d.lineno for d in decorators)]) - 1
+        last = (statement.end_lineno or statement.lineno) - 1
+        if spans and first <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(last, spans[-1][1]), [*spans[-1][2], statement])
+        else:
+            spans.append((first, last, [statement]))
+    units = []
+    for first, last, statements in spans:
+        text = "".join(lines[first : last + 1])
+        if not text.endswith(("\n", "\r")):
+            text += "\n"
+        units.append(Unit(first, last, text, tuple(statements)))
+    return units
+
+
+def _simple(statement: ast.stmt) -> bool:
+    """A statement of an import block: an import, `pass`, a constant, `x = <name or constant>`,
+    `raise E("...")`."""
+    if isinstance(statement, ast.Import | ast.ImportFrom | ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    if isinstance(statement, ast.Assign):
+        return all(isinstance(t, ast.Name) for t in statement.targets) and isinstance(
+            statement.value, ast.Constant | ast.Name | ast.Attribute
+        )
+    if isinstance(statement, ast.Raise):
+        exc = statement.exc
+        if isinstance(exc, ast.Call):
+            return isinstance(exc.func, ast.Name) and all(
+                isinstance(a, ast.Constant) for a in exc.args
+            )
+        return exc is None or isinstance(exc, ast.Name)
+    return False
+
+
+def _import_block(statement: ast.stmt) -> bool:
+    """`import x`, or a try/if holding only imports and simple statements (`try: import wandb
+    except ImportError: wandb = None`), with no call outside a `raise`."""
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return True
+    if not isinstance(statement, ast.Try | ast.If):
+        return False
+    statements = [n for n in ast.walk(statement) if isinstance(n, ast.stmt) and n is not statement]
+    if not all(_simple(s) or isinstance(s, ast.Try | ast.If) for s in statements):
+        return False
+    raised = {id(n) for s in statements if isinstance(s, ast.Raise) for n in ast.walk(s)}
+    return not any(
+        isinstance(n, ast.Call | ast.Lambda | ast.NamedExpr) and id(n) not in raised
+        for n in ast.walk(statement)
+    )
+
+
+def interface(unit: Unit, bindings: Mapping[str, str]) -> Interface:
+    """The names through which `unit` and the rest of the file can see each other."""
+    shared = all(_import_block(s) for s in unit.nodes)
+    binds: set[str] = set()
+    exports: set[str] = set()
+    members: set[str] = set()
+    free: set[str] = set()
+    names: set[str] = set()
+    attributes: set[str] = set()
+    local_import = False
+    # (node, the bound names of its enclosing function scopes, inside a function, parent)
+    stack: list[tuple[ast.AST, tuple[frozenset[str], ...], bool, ast.AST | None]] = [
+        (s, (), False, None) for s in unit.nodes
+    ]
+    while stack:
+        node, chain, inside, parent = stack.pop()
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+            if not any(node.id in bound for bound in chain):
+                free.add(node.id)
+            if not inside and not isinstance(node.ctx, ast.Load):
+                binds.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            attributes.add(node.attr)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            local_import = local_import or not shared
+            if not inside:
+                binds.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name and not inside:
+            binds.add(node.name)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            binds.update(node.names)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            _alias(node, bindings, exports, members)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if not inside:
+                binds.add(node.name)
+                exports.add(node.name)
+            if isinstance(parent, ast.ClassDef):
+                members.add(node.name)
+        inner = chain
+        if isinstance(node, _SCOPES):
+            inner = (*chain, frozenset(scope_bindings(node)))
+        below = inside or isinstance(node, _SCOPES)
+        stack.extend((child, inner, below, node) for child in ast.iter_child_nodes(node))
+    return Interface(
+        shared,
+        local_import,
+        frozenset(binds),
+        frozenset(exports),
+        frozenset(members),
+        frozenset(free),
+        frozenset(names),
+        frozenset(attributes),
+    )
+
+
+def _alias(
+    node: ast.Assign, bindings: Mapping[str, str], exports: set[str], members: set[str]
+) -> None:
+    """`g = jax.jit(f)` / `self.g = jax.jit(f)`: every call of `g` anywhere is a call site."""
+    value, target = node.value, node.targets[0]
+    if not isinstance(value, ast.Call) or qualify(value.func, bindings) not in JIT_LIKE:
+        return
+    if isinstance(target, ast.Name):
+        exports.add(target.id)
+        members.add(target.id)
+    elif isinstance(target, ast.Attribute):
+        members.add(target.attr)
+
+
+def components(interfaces: Sequence[Interface]) -> list[list[int]]:
+    """The non-shared units (by index) grouped so that no name links two groups; each group in
+    file order, groups by their first unit."""
+    parent = list(range(len(interfaces)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def join(a: int, b: int) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    split = [k for k, i in enumerate(interfaces) if not i.shared]
+    binders: dict[str, int] = {}
+    exporters: dict[str, int] = {}
+    owners: dict[str, int] = {}
+    for k in split:
+        for index, found in (
+            (binders, interfaces[k].binds),
+            (exporters, interfaces[k].exports),
+            (owners, interfaces[k].members),
+        ):
+            for name in found:
+                other = index.setdefault(name, k)
+                if other != k:
+                    join(other, k)  # one group per name offered (all its binders together)
+    for k in split:
+        face = interfaces[k]
+        for index, said in (
+            (binders, face.free),
+            (exporters, face.names),
+            (owners, face.attributes),
+        ):
+            for name in said:
+                offered = index.get(name)
+                if offered is not None:
+                    join(offered, k)
+    groups: dict[int, list[int]] = {}
+    for k in split:
+        groups.setdefault(root(k), []).append(k)
+    return [groups[k] for k in sorted(groups)]

@@ -2,7 +2,8 @@
 function): NumPy converts its argument with `__array__`, which a tracer refuses.
 
 Entry: tracer-array-conversion. Quiet on metadata (`np.shape`, `np.ndim`, `np.dtype`, `np.prod`
-of a shape), on untraced values and outside traced functions.
+of a shape), on calls that take a dtype (`np.issubdtype`, `np.isdtype`, `np.finfo`...), on untraced
+values and outside traced functions.
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from jaxerr_ls.analysis.values import METADATA_CALLS
 from jaxerr_ls.rules.base import Finding, because, finding, origin_fields
 
 ENTRY = "tracer-array-conversion"
+# NumPy calls that read a tracer's dtype instead of converting it (run under JAX 0.10.2 and
+# NumPy 2.4, tests/rules/test_numpy_dtype_calls.py): the metadata calls, and `np.common_type`.
+# `np.isdtype(x, ...)` is here too: NumPy refuses any JAX array there with its own TypeError
+# ("dtype argument must be a NumPy dtype"), traced or not; no JAX error, no catalog entry.
+_NOT_CONVERTING = METADATA_CALLS | {"isdtype", "common_type"}
 
 
 class _NumpyOnTraced:
@@ -32,7 +38,7 @@ class _NumpyOnTraced:
                 qualified = model.qualify(node.func) or ""
                 if not qualified.startswith("numpy.") or qualified.startswith("numpy.random."):
                     continue
-                if qualified.rsplit(".", 1)[-1] in METADATA_CALLS or qualified.count(".") > 2:
+                if qualified.rsplit(".", 1)[-1] in _NOT_CONVERTING or qualified.count(".") > 2:
                     continue
                 arguments = [*node.args, *(k.value for k in node.keywords if k.arg != "dtype")]
                 for arg in arguments:

@@ -3,20 +3,27 @@ time from an edit (didChange) to updated predicted diagnostics on lsp_bench's 2,
 
 - check: every .py file of the pinned optax/equinox/diffrax/flax wheels (tests/library_code.py;
   downloaded on first use), parsed and checked from scratch each run; lines/s, median of runs.
-- edit -> diagnostics: a push client (no pull capability) alternates two texts of the 2,000-line
-  file, one with a jitted function branching on a traced argument near the middle; the time from
-  sending didChange to the publishDiagnostics showing the new predicted warning count. This
-  includes the server's debounce (predict.DEBOUNCE_SECONDS). Also the rules' own time on the file.
+- edit -> diagnostics: a push client (no pull capability) edits lsp_bench's generated file (2,000
+  and 5,000 lines): every other edit adds a new jitted function branching on a traced argument
+  near the middle (a new name each time, as typing makes new text), the next one removes it; the
+  time from sending didChange to the publishDiagnostics showing the new predicted warning count.
+  This includes the server's debounce (predict.DEBOUNCE_SECONDS). "hub": the same file with a
+  `main()` calling every function, the edit typed into the middle function: one component, so
+  each edit re-analyses all of it. Also
+  in-process: the rules on the whole file from scratch, and the incremental checker on an edit.
 
-Usage: .venv/bin/python bench/predict_bench.py [--runs N] [--edits N]
-Writes bench/results/predict.json.
+Usage: .venv/bin/python bench/predict_bench.py [--runs N] [--edits N] [--server-only]
+Writes bench/results/predict.json (--server-only keeps its "check" part).
+To measure another checkout's server: PYTHONPATH=<its src> ... --server-only --out FILE.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
+import queue
 import statistics
 import sys
 import tempfile
@@ -34,6 +41,11 @@ from jaxerr_ls.analysis.build import _analyze_cached  # noqa: E402
 from jaxerr_ls.check import check_file  # noqa: E402
 from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
 from jaxerr_ls.rules import check_source  # noqa: E402
+
+try:
+    from jaxerr_ls.rules.incremental import IncrementalChecker
+except ImportError:  # an older checkout (PYTHONPATH): no incremental checker
+    IncrementalChecker = None  # type: ignore[assignment,misc]
 from tests.library_code import LIBRARIES, library_files  # noqa: E402
 
 BUG = """
@@ -74,13 +86,30 @@ def check_throughput(runs: int) -> dict[str, Any]:
     return out
 
 
-def _texts() -> tuple[str, str]:
-    clean = generate(2000)
-    lines = clean.splitlines(keepends=True)
-    middle = len(lines) // 2
-    while lines[middle].strip():  # insert between blocks
+def _texts(lines: int, hub: bool) -> tuple[str, Any]:
+    """The clean text and, for n, the text with the n-th edit: a new buggy function in the middle,
+    or (hub) a branch on the traced argument typed into the middle function, which main calls."""
+    clean = generate(lines)
+    count = clean.count("\ndef step_")
+    if hub:
+        calls = "".join(f"    step_{n}(x, 3)\n" for n in range(count))
+        clean += f"\n\ndef main(x):\n{calls}"
+    split = clean.splitlines(keepends=True)
+    if hub:
+        at = split.index(f"def step_{count // 2}(x, n):\n") + 1
+
+        def edited(n: int) -> str:
+            branch = f"    if x > {n}:\n        x = -x\n"
+            return "".join(split[:at]) + branch + "".join(split[at:])
+
+        return clean, edited
+    middle = len(split) // 2
+    while split[middle].strip():  # insert between blocks
         middle += 1
-    buggy = "".join(lines[:middle]) + BUG.format(n=0) + "".join(lines[middle:])
+
+    def buggy(n: int) -> str:
+        return "".join(split[:middle]) + BUG.format(n=n) + "".join(split[middle:])
+
     return clean, buggy
 
 
@@ -89,15 +118,23 @@ def _predicted(message: dict[str, Any]) -> int:
     return sum(1 for d in diagnostics if (d.get("data") or {}).get("predicted"))
 
 
-def edit_latency(edits: int) -> dict[str, Any]:
-    clean, buggy = _texts()
+def edit_latency(edits: int, lines: int = 2000, hub: bool = False) -> dict[str, Any]:
+    clean, buggy = _texts(lines, hub)
     base = len(check_source(clean))  # the generated file's own findings (shard_map of step_0)
     rules_times = []
-    for text in (clean, buggy) * 5:
+    for text in (clean, buggy(0)) * 3:
         _analyze_cached.cache_clear()
         started = time.perf_counter()
         check_source(text)
         rules_times.append(time.perf_counter() - started)
+    incremental_times = []
+    if IncrementalChecker is not None:
+        checker = IncrementalChecker()
+        checker.check(clean)
+        for number in range(1, 11):
+            started = time.perf_counter()
+            checker.check(buggy(number) if number % 2 else clean)
+            incremental_times.append(time.perf_counter() - started)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "big.py"
         path.write_text(clean)
@@ -114,11 +151,18 @@ def edit_latency(edits: int) -> dict[str, Any]:
             "textDocument/didOpen",
             {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": clean}},
         )
-        time.sleep(5.0)  # the first prediction (and the catalog load) settle
+        settle = time.perf_counter() + 120  # the first prediction (and the catalog load) settle
+        while time.perf_counter() < settle and not any(
+            m["method"] == "textDocument/publishDiagnostics" and _predicted(m) == base
+            for _, m in client.notifications
+        ):
+            with contextlib.suppress(queue.Empty):
+                client.wait(1.0)
+        time.sleep(1.0)
         latencies = []
         version = 1
         for number in range(edits):
-            text, want = (buggy, base + 1) if number % 2 == 0 else (clean, base)
+            text, want = (buggy(number), base + 1) if number % 2 == 0 else (clean, base)
             version += 1
             since = len(client.notifications)
             sent = time.perf_counter()
@@ -149,18 +193,23 @@ def edit_latency(edits: int) -> dict[str, Any]:
         client.close()
     result = {
         "file_lines": clean.count("\n"),
+        "hub": hub,
         "debounce_s": DEBOUNCE_SECONDS,
         "edits": edits,
         "edit_to_diagnostics_p50_s": round(statistics.median(latencies), 4),
         "edit_to_diagnostics_max_s": round(max(latencies), 4),
         "rules_on_file_p50_s": round(statistics.median(rules_times), 4),
     }
+    if incremental_times:
+        result["incremental_on_edit_p50_s"] = round(statistics.median(incremental_times), 4)
     print(
-        f"edit -> predicted diagnostics on {result['file_lines']} lines: p50 "
+        f"edit -> predicted diagnostics on {result['file_lines']} lines"
+        f"{' (hub)' if hub else ''}: p50 "
         f"{result['edit_to_diagnostics_p50_s'] * 1000:.0f} ms (max "
         f"{result['edit_to_diagnostics_max_s'] * 1000:.0f} ms; debounce "
         f"{DEBOUNCE_SECONDS * 1000:.0f} ms; rules alone "
-        f"{result['rules_on_file_p50_s'] * 1000:.0f} ms)"
+        f"{result['rules_on_file_p50_s'] * 1000:.0f} ms; incremental "
+        f"{result.get('incremental_on_edit_p50_s', float('nan')) * 1000:.0f} ms)"
     )
     return result
 
@@ -169,13 +218,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--server-only", action="store_true")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "predict.json")
     args = parser.parse_args()
+    previous = json.loads(args.out.read_text()) if args.out.exists() else {}
     results = {
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
-        "check": check_throughput(args.runs),
+        "check": previous.get("check") if args.server_only else check_throughput(args.runs),
         "server": edit_latency(args.edits),
+        "server_5000": edit_latency(args.edits, 5000),
+        "server_hub": edit_latency(args.edits, 2000, hub=True),
     }
-    (HERE / "results" / "predict.json").write_text(json.dumps(results, indent=2) + "\n")
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0
 
 

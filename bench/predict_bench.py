@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from lsp_bench import OURS, Client, capabilities, generate  # noqa: E402
+from lsp_bench import OURS, Client, capabilities, generate, positions  # noqa: E402
 
 from jaxerr_ls.analysis.build import _analyze_cached  # noqa: E402
 from jaxerr_ls.check import check_file  # noqa: E402
@@ -214,6 +214,85 @@ def edit_latency(edits: int, lines: int = 2000, hub: bool = False) -> dict[str, 
     return result
 
 
+def typing_burst(edits: int = 12, gap: float = 0.2) -> dict[str, Any]:
+    """Typing into the hub file (each analysis re-reads all of it): `edits` didChange `gap` apart
+    (past the debounce, so each would start an analysis), then at once a hover on `jax.jit`
+    (served by a worker thread), and the time from the last edit until the warnings show it."""
+    clean, edited = _texts(2000, True)
+    base = len(check_source(clean))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "hub.py"
+        path.write_text(clean)
+        uri = path.as_uri()
+        caps = capabilities()
+        caps.get("textDocument", {}).pop("diagnostic", None)
+        client = Client(OURS, Path(folder))
+        client.request(
+            "initialize",
+            {"processId": None, "rootUri": Path(folder).as_uri(), "capabilities": caps},
+        )
+        client.notify("initialized", {})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": clean}},
+        )
+        settle = time.perf_counter() + 120
+        while time.perf_counter() < settle and not any(
+            m["method"] == "textDocument/publishDiagnostics" and _predicted(m) == base
+            for _, m in client.notifications
+        ):
+            with contextlib.suppress(queue.Empty):
+                client.wait(1.0)
+        time.sleep(1.0)
+        spot = next(s for s in positions(clean) if s[2] == "jax.jit")
+        since = sent = 0
+        for number in range(edits):
+            # Comments typed into the middle function, then the branch (one more warning).
+            text = edited(number)
+            if number < edits - 1:
+                text = text.replace(f"    if x > {number}:\n        x = -x\n", f"    # {number}\n")
+            since, sent = len(client.notifications), time.perf_counter()
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": number + 2},
+                    "contentChanges": [{"text": text}],
+                },
+            )
+            end = time.perf_counter() + gap
+            while time.perf_counter() < end:
+                with contextlib.suppress(queue.Empty):
+                    client.wait(max(0.001, end - time.perf_counter()))
+        last = time.perf_counter()
+        client.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": spot[0], "character": spot[1]}},
+        )
+        hover_s = time.perf_counter() - last
+        got = None
+        deadline = last + 120
+        while got is None and time.perf_counter() < deadline:
+            for at, message in client.notifications[since:]:
+                if (
+                    message["method"] == "textDocument/publishDiagnostics"
+                    and _predicted(message) == base + 1
+                ):
+                    got = at
+                    break
+            else:
+                with contextlib.suppress(queue.Empty):
+                    client.wait(1.0)
+        client.close()
+    result = {
+        "edits": edits,
+        "gap_s": gap,
+        "hover_after_burst_s": round(hover_s, 4),
+        "last_edit_to_diagnostics_s": round(got - sent, 4) if got is not None else None,
+    }
+    print(f"typing burst on the hub file: {result}")
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -228,6 +307,7 @@ def main() -> int:
         "server": edit_latency(args.edits),
         "server_5000": edit_latency(args.edits, 5000),
         "server_hub": edit_latency(args.edits, 2000, hub=True),
+        "typing_burst_hub": typing_burst(),
     }
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0

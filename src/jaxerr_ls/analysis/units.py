@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from jaxerr_ls.analysis.names import qualify
-from jaxerr_ls.analysis.tracing import JIT_LIKE, scope_bindings
+from jaxerr_ls.analysis.tracing import JIT_LIKE
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -155,7 +155,7 @@ def interface(unit: Unit, bindings: Mapping[str, str]) -> Interface:
                 members.add(node.name)
         inner = chain
         if isinstance(node, _SCOPES):
-            inner = (*chain, frozenset(scope_bindings(node)))
+            inner = (*chain, _surely_bound(node))
         below = inside or isinstance(node, _SCOPES)
         stack.extend((child, inner, below, node) for child in ast.iter_child_nodes(node))
     return Interface(
@@ -168,6 +168,28 @@ def interface(unit: Unit, bindings: Mapping[str, str]) -> Interface:
         frozenset(names),
         frozenset(attributes),
     )
+
+
+def _surely_bound(scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+    """Names the scope certainly binds (its parameters, and the defs, classes and `name = ...` of
+    its own body): a subset of what `Scopes.lookup` finds bound there, so a name said in the
+    scope and not in here is taken as read from the module (at worst one link too many)."""
+    args = scope.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    for statement in [] if isinstance(scope, ast.Lambda) else scope.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(statement.name)
+        elif isinstance(statement, ast.Assign):
+            value = statement.value
+            for target in statement.targets:
+                wraps = isinstance(value, ast.Call) and any(
+                    isinstance(a, ast.Name) and isinstance(target, ast.Name) and a.id == target.id
+                    for a in value.args
+                )
+                if isinstance(target, ast.Name) and not wraps:  # `f = jax.jit(f)` keeps f free
+                    names.add(target.id)
+    return frozenset(names)
 
 
 def _alias(

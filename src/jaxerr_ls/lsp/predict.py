@@ -226,7 +226,11 @@ class Predictions:
         job = prepare()
         if job is None:
             return
-        future = run(job)
+        try:
+            future = run(job)
+        except Exception:  # noqa: BLE001 - no worker (the server is stopping): nothing shown
+            log.exception("predicting %s failed", key)
+            return
         self._running[key] = future
         future.add_done_callback(lambda done: self._finished(key, done))
         await asyncio.wait({future})  # a newer edit cancels this task, not the analysis

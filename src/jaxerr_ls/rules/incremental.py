@@ -22,15 +22,18 @@ from collections.abc import Mapping, Sequence
 
 from jaxerr_ls.analysis.build import analyze_part
 from jaxerr_ls.analysis.units import Interface, Unit, components, interface, split_units
+from jaxerr_ls.catalog.versions import installed_jax_version
 from jaxerr_ls.resolve import scan_imports
 from jaxerr_ls.rules import check_model, check_source, rules_for
+from jaxerr_ls.rules.api_history import ApiHistoryRule
 from jaxerr_ls.rules.base import Finding, Rule
 
 # Characters `str.splitlines` breaks at and `ast` does not: the rules' line numbers would differ.
 _ODD_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _KEEP = 3  # checks a cached result survives unused (an undo finds it)
 
-ComponentKey = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
+# (the file's bindings, the installed JAX the rules read, the component's statements)
+ComponentKey = tuple[tuple[tuple[str, str], ...], str | None, tuple[str, ...]]
 
 
 class _Whole(Exception):
@@ -72,12 +75,21 @@ class IncrementalChecker:
         if any(face.local_import for face in faces):
             raise _Whole
         shared = [k for k, face in enumerate(faces) if face.shared]
+        # The installed JAX, read once per check (not once per component) by the API history.
+        installed = installed_jax_version()
+        rules = [
+            rule.for_release(installed)
+            if isinstance(rule, ApiHistoryRule) and rule.release is None
+            else rule
+            for rule in self.rules
+        ]
         out: list[Finding] = []
         for number, group in enumerate(components(faces) or [[]]):
             members = sorted([*shared, *group])
             # Findings on the shared imports are the same in every component: take the first's.
             keep = set(members) if number == 0 else set(group)
-            out += self._component(units, members, keep, bindings, imports)
+            key: ComponentKey = (imports, installed, tuple(units[k].text for k in members))
+            out += self._component(units, members, keep, key, bindings, rules)
         return sorted(out, key=lambda f: (f.line, f.column, f.entry))
 
     def _units(self, lines: list[str]) -> list[Unit] | None:
@@ -108,20 +120,19 @@ class IncrementalChecker:
         units: Sequence[Unit],
         members: Sequence[int],
         keep: set[int],
+        key: ComponentKey,
         bindings: Mapping[str, str],
-        imports: tuple[tuple[str, str], ...],
+        rules: Sequence[Rule],
     ) -> list[Finding]:
-        texts = tuple(units[k].text for k in members)
-        key: ComponentKey = (imports, texts)
         cached = self._results.get(key)
         if cached is not None:
             found = cached[1]
             self.reused += 1
         else:
-            model = analyze_part("".join(texts), bindings)
+            model = analyze_part("".join(key[2]), bindings)
             if model is None:  # cannot happen for statements of a file that parses
                 raise _Whole
-            found = tuple(check_model(model, self.rules))
+            found = tuple(check_model(model, rules))
             self.analysed += 1
         self._results[key] = (self._generation, found)
         # Where each member starts in the component's text, and in the file.

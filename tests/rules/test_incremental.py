@@ -186,3 +186,37 @@ def test_random_edits_of_library_files(name: str) -> None:
         for step, edited in enumerate(edit_walk(text, 6, number)):
             got = checker.check(edited)
             assert got == check_source(edited, checker.rules), (str(path), step)
+
+
+def _groups(text: str) -> list[list[str]]:
+    """The components of `text`, each as the first line of its statements."""
+    import ast
+
+    from jaxerr_ls.analysis.units import components, interface, split_units
+    from jaxerr_ls.resolve import scan_imports
+
+    lines = text.splitlines(keepends=True)
+    units = split_units(ast.parse(text), lines)
+    bindings = scan_imports(text)
+    faces = [interface(unit, bindings) for unit in units]
+    return [[units[k].text.splitlines()[0] for k in group] for group in components(faces)]
+
+
+def test_statements_are_linked_only_through_names_the_model_reads() -> None:
+    text = (
+        "import jax\n\n"
+        "x = 3\n\n"
+        "def f(x):\n    return x\n\n"  # its own parameter: not the module's x
+        "def g(y):\n    return y + x\n\n"  # reads the module's x
+        "def h(y):\n    return y\n\n"
+        "fast = jax.jit(h)\n\n"  # makes h traced
+        "def k(y):\n    return fast(y)\n\n"  # calls the alias: a call site of h
+        "class A:\n    def step(self, y):\n        return y\n\n"
+        "def use(a):\n    return a.step(1)\n"  # `a.step(...)`: maybe a call of A.step
+    )
+    assert _groups(text) == [
+        ["x = 3", "def g(y):"],
+        ["def f(x):"],
+        ["def h(y):", "fast = jax.jit(h)", "def k(y):"],
+        ["class A:", "def use(a):"],
+    ]

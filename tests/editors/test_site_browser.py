@@ -14,7 +14,6 @@ import pytest
 
 from jaxerr_ls.catalog import Catalog, Matcher, load_catalog
 from jaxerr_ls.explain import explain_text
-from jaxerr_ls.site.build import build_site
 
 pytestmark = pytest.mark.editor
 
@@ -40,13 +39,6 @@ WAIT = 60_000  # ms: generous, the machine is shared
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return load_catalog()
-
-
-@pytest.fixture(scope="module")
-def site(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build_site(catalog, out)
-    return out
 
 
 @pytest.fixture(scope="module")

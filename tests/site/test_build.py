@@ -23,13 +23,6 @@ def catalog() -> Catalog:
     return load_catalog()
 
 
-@pytest.fixture(scope="module")
-def site(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build_site(catalog, out)
-    return out
-
-
 def test_every_entry_and_api_has_a_page_and_json(catalog: Catalog, site: Path) -> None:
     assert len(list((site / "errors").glob("*.html"))) == len(catalog.entries) + 1  # + index
     assert len(list((site / "apis").glob("*.html"))) == len(catalog.by_api) + 1

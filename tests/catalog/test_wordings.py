@@ -20,7 +20,7 @@ AUTHORED = {
     "device-put-sharding-not-divisible": ("0.6.2", "0.8.2"),
     "pallas-specs-pytree-mismatch": ("0.4.38",),
     "pure-callback-result-mismatch": ("0.4.38",),
-    "cond-branch-output-mismatch": ("0.4.26", "0.4.38"),
+    "cond-branch-output-mismatch": ("0.4.26", "0.4.38", "0.5.3"),
     "custom-jvp-tangent-type-mismatch": ("0.4.26",),
     "immutable-array-item-assignment": ("0.4.26",),
     "jit-argument-invalid-type": ("0.4.26",),

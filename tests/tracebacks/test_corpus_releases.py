@@ -1,7 +1,7 @@
-"""The corpus programs run under JAX 0.4.26, 0.4.38, 0.6.2 and 0.8.2 (scripts/make_corpus.py
---release), in every printed form: each output reaches the same entry and the same user line as
-the 0.10.2 output of the same program and form, except the differences recorded here with their
-reason."""
+"""The corpus programs run under JAX 0.4.26, 0.4.38, 0.5.3, 0.6.2, 0.7.2, 0.8.2 and 0.9.1 (the
+last patch of every minor before 0.10; scripts/make_corpus.py --release), in every printed form:
+each output reaches the same entry and the same user line as the 0.10.2 output of the same program
+and form, except the differences recorded here with their reason."""
 
 from __future__ import annotations
 
@@ -15,14 +15,21 @@ from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks.locate import Workspace
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-RELEASES = ("0.4.26", "0.4.38", "0.6.2", "0.8.2")
+RELEASES = ("0.4.26", "0.4.38", "0.5.3", "0.6.2", "0.7.2", "0.8.2", "0.9.1")
 # program -> (releases, why the entry differs there); the user line must still be the same.
 DIFFERENT_ENTRY = {
-    # One CPU device: older releases refuse the pmap for its device count before 0.10.2's squeeze
-    # of the mapped axis fails; another error, rightly another entry.
-    "pmap_squeeze": (RELEASES[:3], "older releases check the device count first"),
-    # 0.4.x still said "unbound axis name: y" where 0.10.2 fails a bare assert: better there.
-    "shard_map_wrong_axis": (("0.4.26", "0.4.38"), "0.4.x has a message, 0.10.2 a bare assert"),
+    # One CPU device: releases before 0.8 refuse the pmap for its device count before 0.10.2's
+    # squeeze of the mapped axis fails; another error, rightly another entry.
+    "pmap_squeeze": (
+        ("0.4.26", "0.4.38", "0.5.3", "0.6.2", "0.7.2"),
+        "older releases check the device count first",
+    ),
+    # 0.4.x and 0.5.x still said "unbound axis name: y" where 0.10.2 fails a bare assert (0.6.x
+    # and 0.7.x a KeyError): better there.
+    "shard_map_wrong_axis": (
+        ("0.4.26", "0.4.38", "0.5.3"),
+        "0.4.x and 0.5.x have a message, 0.10.2 a bare assert",
+    ),
     # 0.4.26 fails in lowering: its first line alone ("Cannot lower jaxpr with verifier errors:")
     # does not say which; the whole message reaches the entry.
     "lax_add_dtypes": (("0.4.26",), "the first line alone names only the lowering failure"),

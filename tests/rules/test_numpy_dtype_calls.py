@@ -1,8 +1,8 @@
-"""NumPy calls that take a dtype, on a traced value: `numpy-on-traced` flags exactly those that
-JAX answers with TracerArrayConversionError (NumPy converting the tracer with `__array__`), checked
-by running each call in a jitted function under real JAX. `np.isdtype(x, ...)` fails with NumPy's
-own TypeError for any JAX array (not a conversion, no JAX error); `np.issubdtype`, `np.dtype`,
-`np.result_type`... read the dtype and run."""
+"""NumPy calls on a traced value: `numpy-on-traced` flags exactly those that JAX answers with
+TracerArrayConversionError (NumPy converting the tracer with `__array__`), checked by running each
+call in a jitted function under real JAX. `np.isdtype(x, ...)` fails with NumPy's own TypeError for
+any JAX array (not a conversion, no JAX error); `np.issubdtype`, `np.dtype`, `np.result_type`...
+read the dtype and run; `np.sum(x)`, `np.reshape(x, s)`... call the array's own method and run."""
 
 from __future__ import annotations
 
@@ -28,9 +28,40 @@ CALLS = [
     "np.common_type(x)",
     "np.min_scalar_type(x)",
     "np.asarray(x)",
+    # Functions that call the argument's own method, or only index it: they run.
+    "np.sum(x)",
+    "np.mean(x, axis=0)",
+    "np.max(x)",
+    "np.amin(x)",
+    "np.prod(x)",
+    "np.any(x > 0)",
+    "np.std(x)",
+    "np.argmax(x)",
+    "np.cumsum(x)",
+    "np.round(x, 2)",
+    "np.reshape(x, (-1,))",
+    "np.transpose(x)",
+    "np.squeeze(x)",
+    "np.swapaxes(x, 0, 1)",
+    "np.moveaxis(x, 0, 1)",
+    "np.flip(x)",
+    "np.split(x, 2)",
+    "np.repeat(x, 2)",
+    "np.real(x)",
+    "np.array_equal(x, x)",
+    # and functions that convert: a ufunc, a function of several arrays, a reshaping copy.
+    "np.exp(x)",
+    "np.maximum(x, 1.0)",
+    "np.concatenate([x, x])",
+    "np.ravel(x)",
+    "np.clip(x, 0.0, 1.0)",
+    "np.where(x > 0, x, 0.0)",
+    "np.linalg.norm(x)",
 ]
-# The argument each call gets: a float, or an int for the calls about integers.
+# The argument each call gets: a float, an int for the calls about integers, a matrix for the
+# calls on arrays.
 VALUES = {"np.iinfo(x)": "jnp.int32(1)", "np.isdtype(x, 'integral')": "jnp.int32(1)"}
+ARRAY_CALLS = CALLS[CALLS.index("np.sum(x)") :]
 
 
 def _program(call: str) -> str:
@@ -46,7 +77,8 @@ def _flagged(call: str) -> bool:
 
 def test_dtype_calls_are_not_conversions() -> None:
     flagged = {call for call in CALLS if _flagged(call)}
-    assert flagged == {"np.min_scalar_type(x)", "np.asarray(x)"}
+    converting = CALLS[CALLS.index("np.exp(x)") :]
+    assert flagged == {"np.min_scalar_type(x)", "np.asarray(x)", *converting}
 
 
 RUN_ALL = """
@@ -65,7 +97,10 @@ print(json.dumps(out))
 
 @pytest.mark.jax
 def test_flagged_exactly_where_jax_raises_tracer_array_conversion() -> None:
-    cases = [(call, VALUES.get(call, "jnp.float32(1.0)")) for call in CALLS]
+    cases = [
+        (call, "jnp.ones((2, 2))" if call in ARRAY_CALLS else VALUES.get(call, "jnp.float32(1.0)"))
+        for call in CALLS
+    ]
     program = f"CASES = {json.dumps(json.dumps(cases))}\n" + RUN_ALL
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
     done = subprocess.run(
@@ -75,5 +110,6 @@ def test_flagged_exactly_where_jax_raises_tracer_array_conversion() -> None:
     raised = json.loads(done.stdout.splitlines()[-1])
     assert raised["np.isdtype(x, 'real floating')"] == "TypeError"
     assert raised["np.min_scalar_type(x)"] == "TracerArrayConversionError"
+    assert raised["np.sum(x)"] == "ok" and raised["np.exp(x)"] == "TracerArrayConversionError"
     for call in CALLS:
         assert _flagged(call) == (raised[call] == "TracerArrayConversionError"), (call, raised)

@@ -1,9 +1,10 @@
-"""`numpy-on-traced`: a NumPy function called on a traced value (`np.sum(x)` in a jitted
+"""`numpy-on-traced`: a NumPy function called on a traced value (`np.exp(x)` in a jitted
 function): NumPy converts its argument with `__array__`, which a tracer refuses.
 
-Entry: tracer-array-conversion. Quiet on metadata (`np.shape`, `np.ndim`, `np.dtype`, `np.prod`
-of a shape), on calls that take a dtype (`np.issubdtype`, `np.isdtype`, `np.finfo`...), on untraced
-values and outside traced functions.
+Entry: tracer-array-conversion. Quiet on metadata (`np.shape`, `np.ndim`, `np.dtype`), on calls
+that take a dtype (`np.issubdtype`, `np.isdtype`, `np.finfo`...), on the functions that call the
+argument's own method (`np.sum(x)` runs `x.sum()`), on untraced values and outside traced
+functions.
 """
 
 from __future__ import annotations
@@ -20,7 +21,18 @@ ENTRY = "tracer-array-conversion"
 # NumPy 2.4, tests/rules/test_numpy_dtype_calls.py): the metadata calls, and `np.common_type`.
 # `np.isdtype(x, ...)` is here too: NumPy refuses any JAX array there with its own TypeError
 # ("dtype argument must be a NumPy dtype"), traced or not; no JAX error, no catalog entry.
-_NOT_CONVERTING = METADATA_CALLS | {"isdtype", "common_type"}
+# NumPy functions that hand a non-NumPy argument to its own method (`np.sum(x)` is `x.sum()`,
+# `np.reshape(x, s)` is `x.reshape(s)`) or only index and transpose it: they run on a tracer and
+# return one (same test file). `np.array_equal` converts, but swallows the error and says False.
+_DISPATCHING = frozenset(
+    {
+        *("sum", "mean", "max", "min", "amax", "amin", "prod", "any", "all", "std", "var"),
+        *("argmax", "argmin", "cumsum", "cumprod", "round", "around", "repeat"),
+        *("reshape", "transpose", "squeeze", "swapaxes", "moveaxis", "flip", "split"),
+        *("real", "imag", "iscomplexobj", "isrealobj", "isscalar", "array_equal"),
+    }
+)
+_NOT_CONVERTING = METADATA_CALLS | _DISPATCHING | {"isdtype", "common_type"}
 
 
 class _NumpyOnTraced:
@@ -40,7 +52,13 @@ class _NumpyOnTraced:
                     continue
                 if qualified.rsplit(".", 1)[-1] in _NOT_CONVERTING or qualified.count(".") > 2:
                     continue
-                arguments = [*node.args, *(k.value for k in node.keywords if k.arg != "dtype")]
+                given = [*node.args, *(k.value for k in node.keywords if k.arg != "dtype")]
+                # `np.concatenate([x, y])`: NumPy converts each array of a list or tuple.
+                arguments = [
+                    part
+                    for arg in given
+                    for part in (arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg])
+                ]
                 for arg in arguments:
                     origin = values.origin(arg)
                     if origin is None:

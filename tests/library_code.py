@@ -3,7 +3,7 @@ lightbulbs): pinned wheels downloaded once with `pip download --no-deps` into th
 `.cache/libraries/` of the checkout, unpacked, and their `.py` files listed.
 
 `library_files(name)` -> the library's Python files; `LIBRARIES` pins the versions. A download that
-fails (no network) raises `LibraryUnavailable`, which a test turns into a skip or a failure.
+fails (no network) raises `LibraryUnavailable`; `required_library_files(name)` fails the test then.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".cache" / "libraries"
@@ -74,3 +76,11 @@ def library_files(name: str) -> list[Path]:
     """The library's own .py files (not its dist-info), sorted."""
     root = library_root(name)
     return sorted(p for p in root.rglob("*.py") if ".dist-info" not in str(p))
+
+
+def required_library_files(name: str) -> list[Path]:
+    """`library_files(name)`, or the calling test fails saying why the download failed."""
+    try:
+        return library_files(name)
+    except LibraryUnavailable as exc:
+        pytest.fail(f"cannot download {name}: {exc}")

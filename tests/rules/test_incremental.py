@@ -10,7 +10,7 @@ import pytest
 from jaxerr_ls.rules import check_source
 from jaxerr_ls.rules.incremental import IncrementalChecker
 
-from ..library_code import LIBRARIES, LibraryUnavailable, library_files
+from ..library_code import LIBRARIES, required_library_files
 from .edit_walk import edit_walk
 
 BASE = '''"""A training script."""
@@ -176,10 +176,7 @@ def test_random_edits_of_the_training_script(seed: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(LIBRARIES))
 def test_random_edits_of_library_files(name: str) -> None:
-    try:
-        files = library_files(name)
-    except LibraryUnavailable as exc:
-        pytest.fail(f"cannot download {name}: {exc}")
+    files = required_library_files(name)
     for number, path in enumerate(files[::8]):
         text = path.read_text(errors="replace")
         checker = IncrementalChecker()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -42,7 +43,11 @@ def jax_program(tmp_path_factory: pytest.TempPathFactory, catalog: Catalog) -> t
     return program, done.stderr
 
 
-async def initialize(client: LanguageClient, profile: str, root: Path) -> None:
+async def initialize(
+    client: LanguageClient, profile: str, root: Path, options: dict[str, Any] | None = None
+) -> None:
+    """Initialize `client` as the editor of `profile` on the workspace `root`, with the
+    `initializationOptions` an editor would send (e.g. `{"jaxerr": {"siteUrl": ...}}`)."""
     registrations: list[types.RegistrationParams] = []
 
     def register(params: types.RegistrationParams) -> None:
@@ -65,6 +70,7 @@ async def initialize(client: LanguageClient, profile: str, root: Path) -> None:
             capabilities=capabilities,
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+            initialization_options=options,
         )
     )
     client.server_capabilities = result.capabilities  # type: ignore[attr-defined]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from .conftest import CONFIG, open_doc
+from .conftest import CONFIG, initialize, open_doc
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PROGRAM = "import jax\n\ndef f(x):\n    return jax.tree.map(lambda a, b: a + b, x, x)\n"
@@ -38,14 +38,8 @@ async def old_jax_client(
 ) -> AsyncIterator[None]:
     root = tmp_path_factory.mktemp("oldjax")
     python = fake_env(root / ".venv", "0.4.38")
-    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
-    lsp_client.root = root  # type: ignore[attr-defined]
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            initialization_options={"jaxerr": {"interpreter": str(python)}},
-        )
+    await initialize(
+        lsp_client, "visual-studio-code", root, {"jaxerr": {"interpreter": str(python)}}
     )
     yield
     await lsp_client.shutdown_session()

@@ -20,10 +20,10 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pygls.protocol import default_converter
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from .conftest import SERVER, open_doc
+from .conftest import SERVER, initialize, open_doc
 from .test_predict import BRANCH, wait_predicted
 
 SITE_START = "https://start.example/jaxerr"
@@ -71,15 +71,8 @@ async def client(
 ) -> AsyncIterator[None]:
     """A fresh server per test (the start-up window matters), started with SITE_START."""
     lsp_client.configuration_mode = getattr(request, "param", "answers")  # type: ignore[attr-defined]
-    lsp_client.root = tmp_path  # type: ignore[attr-defined]
-    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=tmp_path.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-            initialization_options={"jaxerr": {"siteUrl": SITE_START}},
-        )
+    await initialize(
+        lsp_client, "visual-studio-code", tmp_path, {"jaxerr": {"siteUrl": SITE_START}}
     )
     yield
     lsp_client.release.set()  # type: ignore[attr-defined]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from tests.server.conftest import CONFIG, open_doc, wait_diagnostics
+from tests.server.conftest import CONFIG, initialize, open_doc, wait_diagnostics
 
 SITE = "https://example.org/jaxerr"
 CORPUS = Path(__file__).parents[1] / "corpus"
@@ -20,15 +20,8 @@ PROGRAM = "import jax.numpy as jnp\n\nx = jnp.arange(3)\nprint(jnp.sum(x))\n"
 
 @pytest_lsp.fixture(config=CONFIG)
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
-    lsp_client.root = tmp_path  # type: ignore[attr-defined]
-    lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=tmp_path.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-            initialization_options={"jaxerr": {"siteUrl": SITE + "/"}},
-        )
+    await initialize(
+        lsp_client, "visual-studio-code", tmp_path, {"jaxerr": {"siteUrl": SITE + "/"}}
     )
     yield
     await lsp_client.shutdown_session()

@@ -173,6 +173,7 @@ async def code_action(
         only=tuple(params.context.only) if params.context.only is not None else None,
         selected=params.range.start != params.range.end,
         program=notebooks.program_view(ls.workspace, doc.uri),
+        analysed=actions.analysed(ls.predictions.current(uri, doc.version)),
     )
     marks = tuple((repr(d.range), repr(d.data)) for d in request.diagnostics)
     key = (
@@ -185,6 +186,7 @@ async def code_action(
         request.only,
         marks,
         request.program.key if request.program else None,  # the other cells count too
+        request.analysed is not None,  # an analysis of this text arrived since
     )
     return await ls.code_actions(request, key) or None
 

@@ -11,16 +11,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import os
 import queue
 import subprocess
 import sys
 import threading
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import IO, Any
 
-from jaxerr_ls.shells.lsp.worker import Found, read_frame, write_frame
+from jaxerr_ls.shells.lsp.worker import Found, child_env, read_frame, write_frame
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +47,11 @@ class Analyser:
     def _start(self) -> queue.Queue[tuple[Any, ...] | None]:
         if self._process is not None and self._process.poll() is None and self._outbox:
             return self._outbox
-        package_root = str(Path(__file__).resolve().parents[3])
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
         process = subprocess.Popen(
             [sys.executable, "-m", "jaxerr_ls.shells.lsp.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=env,
+            env=child_env(),
         )
         outbox: queue.Queue[tuple[Any, ...] | None] = queue.Queue()
         assert process.stdin is not None and process.stdout is not None

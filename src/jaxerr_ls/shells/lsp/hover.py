@@ -14,7 +14,7 @@ from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth
 from jaxerr_ls.shells.lsp.convert import Lines
 
 if TYPE_CHECKING:
-    from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.catalog.hover_index import HoverSource
 
 
 @dataclass(frozen=True)
@@ -58,16 +58,14 @@ def markdown_supported(capabilities: types.ClientCapabilities) -> bool:
 def hover_result(
     target: Target,
     api: str,
-    catalog: Catalog,
+    source: HoverSource,
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
     release: str | None = None,
     site_url: str = "",
 ) -> types.Hover | None:
-    from jaxerr_ls.render.facts import catalog_releases
-
-    entries = catalog.for_api(api)
+    entries = source.for_api(api)  # lookup; the renderer ranks and picks what it shows
     if not entries:
         return None
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
@@ -78,9 +76,7 @@ def hover_result(
     return types.Hover(
         contents=types.MarkupContent(
             kind=kind,
-            value=render_api_hover(
-                api, entries, markdown, release, catalog_releases(catalog), site_url
-            ),
+            value=render_api_hover(api, entries, markdown, release, source.releases, site_url),
         ),
         range=codec.range_to_client_units(lines, word),
     )

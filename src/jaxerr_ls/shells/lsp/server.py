@@ -76,10 +76,10 @@ async def folders_changed(ls: JaxerrServer, params: types.DidChangeWorkspaceFold
 async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
     lines, where = doc.lines, doc.position_from_client_units(params.position)
-    catalog = await ls.catalog()
+    source = await ls.hover_source()
     scope = notebooks.import_scope(ls.workspace, doc.uri) or (doc.uri, doc.version, doc.source)
     bindings = ls.bindings(*scope)
-    target = fast_target(lines, where.line, where.character, bindings, catalog.by_api)
+    target = fast_target(lines, where.line, where.character, bindings, source.apis)
     if target is None:
         return None
     api = target.api
@@ -89,13 +89,13 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
         root = str(ls.folders()[0]) if ls.folders() else None
         job = (doc.source, doc.path, root, where.line, where.character)
         names = await asyncio.get_running_loop().run_in_executor(ls.thread_pool, infer_names, *job)
-        api = inferred_api(names, catalog.by_api)
+        api = inferred_api(names, source.apis)
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
     release, site_url = ls.jax_release, ls.settings.site_url
     codec = doc.position_codec
-    return hover_result(target, api, catalog, markdown, lines, codec, release, site_url)
+    return hover_result(target, api, source, markdown, lines, codec, release, site_url)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -32,6 +32,7 @@ from jaxerr_ls.version import __version__
 
 if TYPE_CHECKING:  # imported in worker threads, after `initialize` has been answered
     from jaxerr_ls.catalog import Catalog, Matcher
+    from jaxerr_ls.catalog.hover_index import HoverSource
 
 log = logging.getLogger("jaxerr_ls")
 
@@ -155,6 +156,11 @@ class JaxerrServer(LanguageServer):
 
     async def catalog(self) -> Catalog:
         return await asyncio.wrap_future(self.catalog_future())
+
+    async def hover_source(self) -> HoverSource:
+        """The hover index (or the catalog, when there is no index): never the whole catalog's
+        load on the first hover's path."""
+        return await asyncio.wrap_future(preload.hover_source())
 
     def matcher(self) -> Matcher:
         """Built on first use, in a worker thread (compiling thousands of templates)."""

@@ -25,6 +25,7 @@ import queue
 import struct
 import sys
 import threading
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -49,6 +50,14 @@ class Found(NamedTuple):
     message: str
     rule: str
     fields: Mapping[str, str]
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a child process of the server: this package importable first (the
+    server may run from a checkout that is not installed)."""
+    package_root = str(Path(__file__).resolve().parents[3])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": package_root + (os.pathsep + path if path else "")}
 
 
 def write_frame(stream: IO[bytes], message: tuple[Any, ...]) -> None:

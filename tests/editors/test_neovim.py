@@ -420,7 +420,10 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
     """vim.g.jaxerr_capture_terminal decides whether a terminal's traceback is sent. The terminal
     replays demo.py's real traceback (from a shell job that exits 1), to save JAX start-ups."""
     project = nproject
-    replay = f"cat {traceback_file.name} >&2; exit 1"
+    # The replay prints once the terminal is set up (a line on its stdin): all at once at the
+    # job's start, output can scroll off before Neovim keeps a scrollback, and the traceback's
+    # head is then lost from the buffer for good (a real program's start-up leaves that time).
+    replay = f"read go; cat {traceback_file.name} >&2; exit 1"
     last_line = traceback_file.read_text().strip().splitlines()[-1].strip()[:60]
     res = run_nvim(
         nvim_env,
@@ -438,6 +441,7 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
         end }})
         vim.cmd('botright split | terminal sh -c ' .. vim.fn.shellescape({json.dumps(replay)}))
         local term = vim.api.nvim_get_current_buf()
+        vim.fn.chansend(vim.b[term].terminal_job_id, 'go\n')
         local exited = vim.wait(60000, function() return closed end, 20)
         -- as the user sees it before typing a command: the job's last output line drawn (on a
         -- loaded machine TermClose can come before the terminal buffer's last refresh)

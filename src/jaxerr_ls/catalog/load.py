@@ -19,12 +19,14 @@ from typing import Any, Literal
 from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
 from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site, Wording
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
+from jaxerr_ls.catalog.xla import load_xla
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+XLA_INDEX = Path("xla") / "messages.json.gz"
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KNOWN_FIELDS = frozenset(
     {
@@ -46,8 +48,12 @@ KNOWN_FIELDS = frozenset(
         "frequency",
         "wordings",
         "min_jax",
+        "library",
+        "proof_skip",
+        "evidence",
     }
 )
+LIBRARIES = frozenset({"jax", "xla", "flax", "equinox", "optax", "orbax", "chex"})
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
 
 
@@ -201,6 +207,12 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         _check_template(message)
     patterns = _strings(data, "patterns")
     _check_patterns(patterns)
+    library = _string(data, "library") or "jax"
+    if library not in LIBRARIES:
+        raise EntryError("library", f"must be one of {', '.join(sorted(LIBRARIES))}")
+    evidence = _strings(data, "evidence")
+    if any(not url.startswith("https://") for url in evidence):
+        raise EntryError("evidence", "each must be the https:// address of a public thread")
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
         raise EntryError("frequency", "must be an integer from 0 to 100")
@@ -224,6 +236,9 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         frequency=frequency,
         wordings=_curated_wordings(data),
         min_jax=_version(data["min_jax"], "min_jax") if "min_jax" in data else "",
+        library=library,
+        proof_skip=_string(data, "proof_skip"),
+        evidence=evidence,
     )
 
 
@@ -502,8 +517,10 @@ def load_catalog(
     if directory is None:
         return _load_files(base, index_path)
     files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
+    files += [path for path in [base / XLA_INDEX] if path.exists()]
     # The loader's own code too: a changed merge rule must not be served from an older pickle.
     files += [Path(__file__), Path(__file__).with_name("model.py")]
+    files += [Path(__file__).with_name("xla.py")]
     key = fingerprint(files, f"{base.resolve()}\0{index_path}")
     return cached(directory, key, lambda: _load_files(base, index_path))
 
@@ -517,4 +534,8 @@ def _load_files(base: Path, index_path: Path | None) -> Catalog:
         loaded, version = load_index(index_path)
         generated, source = loaded.entries, str(index_path)
         problems.extend(loaded.problems)
+    if (base / XLA_INDEX).exists():  # errors raised below JAX's Python
+        below, xla_problems = load_xla(base / XLA_INDEX)
+        generated += tuple(below)
+        problems.extend(xla_problems)
     return Catalog.of(merge(curated.entries, generated), version, problems, source)

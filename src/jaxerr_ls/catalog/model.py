@@ -106,6 +106,14 @@ class Entry:
     api_depths: tuple[int, ...] = ()
     # The first release whose API the example needs ("" = every catalogued release runs it).
     min_jax: str = ""
+    # Whose error it is: "jax", or "xla" for errors raised below JAX's Python (XLA, PJRT,
+    # jaxlib, the GPU libraries), or a library used with JAX.
+    library: str = "jax"
+    # Why no example proves the entry on a CPU ("" = `example` proves it): a GPU, a TPU, a
+    # broken install or a second process is what raises it.
+    proof_skip: str = ""
+    # Public threads where users met it (URLs): the evidence behind `frequency`.
+    evidence: tuple[str, ...] = ()
 
     @property
     def condition(self) -> str:
@@ -120,6 +128,7 @@ class Entry:
             "message": self.message,
             "title": self.title,
             "curated": self.curated,
+            "library": self.library,
             "apis": list(self.apis),
             "fixes": list(self.fixes),
             "raised_at": [site.to_json() for site in self.raised_at],
@@ -144,6 +153,8 @@ class Entry:
                 "wordings": [w.to_json() for w in self.wordings],
                 "api_depths": list(self.api_depths),
                 "min_jax": self.min_jax or None,
+                "proof_skip": self.proof_skip or None,
+                "evidence": list(self.evidence),
             }
         )
         return data

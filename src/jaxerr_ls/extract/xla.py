@@ -6,8 +6,9 @@ a partial snapshot are skipped) or plain folders, never compiles them, and write
 template), with every place that builds it (source, file, line, function). Only facts are
 recorded: the message text and where it is; no code.
 
-    python -m jaxerr_ls.extract.xla \\
-        --source xla=/path/to/xla.git@main --source jaxlib=/path/to/jax.git@jax-v0.10.2:jaxlib \\
+    jaxerr-ls catalog extract-xla \\
+        --source xla=/path/to/xla.git@main:xla --repo xla=openxla/xla \\
+        --source jaxlib=/path/to/jax.git@jax-v0.10.2:jaxlib --repo jaxlib=jax-ml/jax \\
         --out catalog/xla/messages.json.gz
 """
 
@@ -111,8 +112,8 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
         batch.wait(timeout=60)
 
 
-def describe(spec: SourceSpec) -> dict[str, str]:
-    data = {"name": spec.name, "ref": spec.ref, "subdir": spec.subdir}
+def describe(spec: SourceSpec, repo: str = "") -> dict[str, str]:
+    data = {"name": spec.name, "ref": spec.ref, "subdir": spec.subdir, "repo": repo}
     if _is_git(spec.path):
         data["commit"] = _git(spec.path, "rev-parse", spec.ref or "HEAD").strip()
         data["date"] = _git(spec.path, "log", "-1", "--format=%cs", spec.ref or "HEAD").strip()
@@ -125,7 +126,7 @@ def entry_id(kind: str, code: str, template: str) -> str:
     return "-".join(["xla", code.lower().replace("_", "-"), *words, digest])[:90]
 
 
-def extract(specs: Sequence[SourceSpec]) -> dict[str, object]:
+def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) -> dict[str, object]:
     """Every message of every source, grouped by (kind, code, template), newest source first."""
     records: dict[tuple[str, str, str], dict[str, object]] = {}
     counts: dict[str, int] = {}
@@ -155,7 +156,7 @@ def extract(specs: Sequence[SourceSpec]) -> dict[str, object]:
         counts[spec.name] = found
     return {
         "format": FORMAT,
-        "sources": [describe(spec) for spec in specs],
+        "sources": [describe(spec, (repos or {}).get(spec.name, "")) for spec in specs],
         "found": counts,
         "messages": sorted(records.values(), key=lambda r: str(r["id"])),
     }
@@ -179,6 +180,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         required=True,
         help="name=PATH[@REF][:SUBDIR], newest first (a git dir or clone, or a folder)",
     )
+    parser.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        help="name=OWNER/REPO: the public repository a source's commit is in (for links)",
+    )
     parser.add_argument("--out", type=Path, default=Path("catalog/xla/messages.json.gz"))
     args = parser.parse_args(argv)
     try:
@@ -191,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"jaxerr-ls: no such source: {spec.path}", file=sys.stderr)
             return 2
     try:
-        data = extract(specs)
+        repos = dict(text.split("=", 1) for text in args.repo if "=" in text)
+        data = extract(specs, repos)
     except subprocess.CalledProcessError as exc:
         print(f"jaxerr-ls: git failed: {exc.stderr.strip()}", file=sys.stderr)
         return 2

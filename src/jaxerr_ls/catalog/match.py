@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.xla import (
     LIBRARY as XLA,
+)
+from jaxerr_ls.catalog.xla import (
     RUNTIME_CLASSES,
     looks_like_status,
     segment_starts,

@@ -45,7 +45,9 @@ STATUS_CODES = (
 )
 # `INTERNAL: `, and the words older releases printed (`Resource exhausted: `).
 STATUS_PREFIX = re.compile(
-    r"(?:" + "|".join(STATUS_CODES) + "|"
+    r"(?:"
+    + "|".join(STATUS_CODES)
+    + "|"
     + "|".join(code.replace("_", " ").capitalize() for code in STATUS_CODES)
     + r"):\s"
 )

@@ -33,8 +33,8 @@ from lsp_bench import BLOCK, HEADER, OURS, Client, capabilities  # noqa: E402
 
 from jaxerr_ls.analysis.build import _analyze_cached  # noqa: E402
 from jaxerr_ls.analysis.cells import _join  # noqa: E402
-from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
 from jaxerr_ls.rules import check_cells  # noqa: E402
+from jaxerr_ls.shells.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
 
 BUGGY = "def clip(x):\n    if x > 0:\n        return x\n    return 0.0 * x\n"
 JITTED = "fast_clip = jax.jit(clip)\nfast_clip(jnp.float32(1.0))\n"

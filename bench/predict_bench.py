@@ -38,9 +38,9 @@ sys.path.insert(0, str(HERE.parent))
 from lsp_bench import OURS, Client, capabilities, generate, positions  # noqa: E402
 
 from jaxerr_ls.analysis.build import _analyze_cached  # noqa: E402
-from jaxerr_ls.check import check_file  # noqa: E402
-from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
 from jaxerr_ls.rules import check_source  # noqa: E402
+from jaxerr_ls.shells.cli.check import check_file  # noqa: E402
+from jaxerr_ls.shells.lsp.predict import DEBOUNCE_SECONDS  # noqa: E402
 
 try:
     from jaxerr_ls.rules.incremental import IncrementalChecker

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxerr_ls.cli import main
+from jaxerr_ls.shells.cli.main import main
 
 BUG = "import jax\n\n\n@jax.jit\ndef f(x, n):\n    for _ in range(n):\n        x = x + 1\n    return x\n"
 CLEAN = "import jax\n\n\n@jax.jit\ndef f(x):\n    return x + 1\n"

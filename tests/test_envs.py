@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxerr_ls.envs import interpreter_setting, jax_version_in
+from jaxerr_ls.catalog.envs import interpreter_setting, jax_version_in
 from tests.server.test_release import fake_env
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.fix_loop import Files, fix_until_runs
+from jaxerr_ls.fixes.loop import Files, fix_until_runs
 
 pytestmark = pytest.mark.jax
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from jaxerr_ls.catalog import Catalog, load_catalog
-from jaxerr_ls.check import check_file
 from jaxerr_ls.rules import RULES, Rule, check_source, rules_for
+from jaxerr_ls.shells.cli.check import check_file
 
 from .library_code import LIBRARIES, required_library_files
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jaxerr_ls.run import exit_status, traceback_text
+from jaxerr_ls.shells.cli.run import exit_status, traceback_text
 
 RAISES = """
 def inner():

@@ -1,5 +1,5 @@
 import sys
 
-from jaxerr_ls.cli import main
+from jaxerr_ls.shells.cli.main import main
 
 sys.exit(main())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from jaxerr_ls.edits.text import combine, map_position, sorted_disjoint
 from jaxerr_ls.fixes import FIXES, FixContext, ProposedFix, TextEdit, apply_edits, fixes_for
 from jaxerr_ls.fixes import _checked as checked
-from jaxerr_ls.fixes.text import combine, map_position, sorted_disjoint
 
 ALL_IDS = [
     "wrap-jit",

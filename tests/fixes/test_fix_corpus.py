@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.fix_loop import Edit, Files, fix_until_runs, plan_round
+from jaxerr_ls.fixes.loop import Edit, Files, fix_until_runs, plan_round
 from tests.fixes.jax_worker import JaxWorker
 
 pytestmark = pytest.mark.jax

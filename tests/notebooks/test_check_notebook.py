@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.cli import main
 from jaxerr_ls.explain import explain_notebook
+from jaxerr_ls.shells.cli.main import main
 
 from .conftest import DATA, saved
 
@@ -43,7 +43,7 @@ def test_the_kernel_raised_what_check_predicted() -> None:
     """Every catalogued error the kernel saved is located on a cell and line the check flagged,
     with the same entry."""
     notebook = DATA / "one_program.ipynb"
-    from jaxerr_ls.check import check_notebook
+    from jaxerr_ls.shells.cli.check import check_notebook
 
     checked = check_notebook(str(notebook))
     predicted = {

@@ -7,11 +7,11 @@ from pathlib import Path
 from lsprotocol import types
 
 from jaxerr_ls.catalog import Catalog, Entry
-from jaxerr_ls.diagnostics import Change, Item, Span, Store, follow, span_of
-from jaxerr_ls.lsp.hover import markdown_supported
-from jaxerr_ls.lsp.watch import diff, read_text, scan
+from jaxerr_ls.explain.diagnostics import Change, Item, Span, Store, follow, span_of
 from jaxerr_ls.render.markdown import render_api_hover
 from jaxerr_ls.resolve import dotted_at, public_name, qualify, scan_imports
+from jaxerr_ls.shells.lsp.hover import markdown_supported
+from jaxerr_ls.shells.lsp.watch import diff, read_text, scan
 
 IMPORTS = """import jax, numpy as np
 import jax.numpy as jnp

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp.predict import Job, Predictions
+from jaxerr_ls.shells.lsp.predict import Job, Predictions
 
 
 def _diagnostic(text: str) -> types.Diagnostic:

@@ -8,7 +8,7 @@ import sys
 
 SCRIPT = """
 import asyncio
-from jaxerr_ls.lsp import preload
+from jaxerr_ls.shells.lsp import preload
 
 async def main():
     future = preload.start()

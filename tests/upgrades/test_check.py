@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxerr_ls.check import run_check
 from jaxerr_ls.rules import check_source, rules_for
+from jaxerr_ls.shells.cli.check import run_check
 
 PROGRAMS = Path(__file__).with_name("programs")
 

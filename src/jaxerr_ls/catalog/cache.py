@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import MappingProxyType
 
-from jaxerr_ls import __version__
 from jaxerr_ls.catalog.model import Catalog
+from jaxerr_ls.version import __version__
 
 FORMAT = 3  # 2: Entry.min_jax; 3: Wording.exception and .curated
 

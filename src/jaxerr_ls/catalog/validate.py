@@ -6,10 +6,11 @@ from jaxerr_ls.catalog.model import Catalog
 
 
 def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None) -> list[str]:
-    """Loading problems plus dangling `related` ids, unknown fix ids and unqualified API names."""
+    """Loading problems plus dangling `related` ids, unknown fix ids and unqualified API names.
+
+    The fix ids come from the caller (the fix registry sits above the catalog); None skips
+    that check."""
     problems = list(catalog.problems)
-    if known_fixes is None:
-        known_fixes = _registered_fixes()
     for entry in catalog.curated:
         where = f"catalog/curated/{entry.id}.toml"
         for other in entry.related:
@@ -26,11 +27,3 @@ def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None
                 f"{where}: field 'example': curated entries need a before/after example"
             )
     return problems
-
-
-def _registered_fixes() -> frozenset[str]:
-    try:
-        from jaxerr_ls.fixes import FIXES
-    except ImportError:  # the fix registry is optional for catalog checks
-        return frozenset()
-    return frozenset(FIXES)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
+from jaxerr_ls.edits.text import apply_edits, map_position, sorted_disjoint
 from jaxerr_ls.fixes import (
     api_rename,
     at_set,
@@ -38,7 +39,6 @@ from jaxerr_ls.fixes import (
 )
 from jaxerr_ls.fixes.base import Fix, FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.syntax import error_count
-from jaxerr_ls.fixes.text import apply_edits, map_position, sorted_disjoint
 
 __all__ = [
     "FIXES",

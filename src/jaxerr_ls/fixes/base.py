@@ -7,16 +7,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
+from jaxerr_ls.edits import TextEdit
 
-@dataclass(frozen=True)
-class TextEdit:
-    """Replace [start, end) with `new_text`. 0-based lines; columns in Unicode code points."""
-
-    start_line: int
-    start_col: int
-    end_line: int
-    end_col: int
-    new_text: str
+__all__ = ["Fix", "FixContext", "ProposedFix", "TextEdit"]
 
 
 @dataclass(frozen=True)

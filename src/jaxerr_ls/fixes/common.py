@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from jaxerr_ls.edits.text import combine
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.imports import Imports, Spelled, scan_imports, spell_jnp
 from jaxerr_ls.fixes.syntax import (
@@ -18,7 +19,6 @@ from jaxerr_ls.fixes.syntax import (
     index,
     parse,
 )
-from jaxerr_ls.fixes.text import combine
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 PARTIAL_NAMES = frozenset({"functools.partial"})

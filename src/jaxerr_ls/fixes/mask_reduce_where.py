@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jaxerr_ls.edits.text import line_starts, offset_of
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
 from jaxerr_ls.fixes.common import File, jnp_file, proposal, replace
 from jaxerr_ls.fixes.syntax import (
@@ -24,7 +25,6 @@ from jaxerr_ls.fixes.syntax import (
     is_call_trailer,
     statement_at,
 )
-from jaxerr_ls.fixes.text import line_starts, offset_of
 
 # reduction -> the value a masked-out element takes (None: use `where=`), exact on empty input?
 _FILL = {

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from jaxerr_ls.site.links import site_page
+from jaxerr_ls.catalog.links import site_page
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Entry

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxerr_ls.catalog import Entry
-from jaxerr_ls.explain import Explanation
+from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.render.facts import (
     apis_by_directness,
     depth_words,

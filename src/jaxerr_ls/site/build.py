@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from jaxerr_ls.catalog.links import page_name
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Catalog
 from jaxerr_ls.site import pages
 from jaxerr_ls.site.related import RelatedIndex, errors_of_api
 from jaxerr_ls.site.search_data import search_script
-from jaxerr_ls.site.text import page_name
 
 ASSETS = ("match.js", "search.js", "style.css")
 

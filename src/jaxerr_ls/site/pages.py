@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jaxerr_ls.catalog.links import page_name
 from jaxerr_ls.catalog.model import Catalog, Entry, Site
 from jaxerr_ls.render.facts import catalog_releases, depth_words, release_ranges, when_raised
 from jaxerr_ls.site.related import api_depth
-from jaxerr_ls.site.text import esc, inline, page_name, pinned_source, prose, template
+from jaxerr_ls.site.text import esc, inline, pinned_source, prose, template
 
 TITLE = "JAX errors — jaxerr catalog"
 

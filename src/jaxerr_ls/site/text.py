@@ -51,8 +51,3 @@ def template(message: str) -> str:
 def pinned_source(file: str, line: int, version: str) -> str:
     """JAX's source at the release tag, so the line number stays right."""
     return f"{JAX_REPO}/jax-v{quote(version)}/{quote(file)}#L{line}"
-
-
-def page_name(name: str) -> str:
-    """A file name for an id or API name (catalog ids and APIs are already safe; keep it so)."""
-    return re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group(0)):02X}", name)

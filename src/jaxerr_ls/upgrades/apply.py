@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 from jaxerr_ls.catalog.versions import installed_jax_version, version_key
-from jaxerr_ls.fixes.text import apply_edits
+from jaxerr_ls.edits.text import apply_edits
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.rewrite import rename_edits
 

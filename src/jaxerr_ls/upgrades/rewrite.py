@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxerr_ls.fixes.base import TextEdit
+from jaxerr_ls.edits import TextEdit
 from jaxerr_ls.upgrades.check import Problem, problems_in
 from jaxerr_ls.upgrades.history import ApiHistory
 from jaxerr_ls.upgrades.renames import Rename

@@ -11,9 +11,9 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pygls.workspace import Workspace as LspWorkspace
 
-from jaxerr_ls.diagnostics import Store
-from jaxerr_ls.lsp.actions import ProgramView
-from jaxerr_ls.lsp.convert import Lines, norm_uri, to_changes
+from jaxerr_ls.explain.diagnostics import Store
+from jaxerr_ls.shells.lsp.actions import ProgramView
+from jaxerr_ls.shells.lsp.convert import Lines, norm_uri, to_changes
 from jaxerr_ls.tracebacks.cells import Cell, Notebook
 
 NOTEBOOK_TYPE = "jupyter-notebook"

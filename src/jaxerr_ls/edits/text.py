@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jaxerr_ls.fixes.base import TextEdit
+from jaxerr_ls.edits import TextEdit
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 

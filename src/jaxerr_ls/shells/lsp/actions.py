@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from jaxerr_ls.diagnostics import SOURCE
-from jaxerr_ls.lsp.convert import Lines, text_edit
+from jaxerr_ls.explain.diagnostics import SOURCE
+from jaxerr_ls.shells.lsp.convert import Lines, text_edit
 
 if TYPE_CHECKING:  # the fixes (and parso) load on the first code action
     from jaxerr_ls.analysis.cells import JoinedCells

@@ -1,6 +1,6 @@
 """The language server: LSP methods wired to the core, positions converted here and nowhere else.
 
-Each handler is a few lines; the work lives in `jaxerr_ls.lsp.*` and the pure core.
+Each handler is a few lines; the work lives in `jaxerr_ls.shells.lsp.*` and the pure core.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.lsp import actions, notebooks
-from jaxerr_ls.lsp.convert import norm_uri, to_changes
-from jaxerr_ls.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
-from jaxerr_ls.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
-from jaxerr_ls.lsp.watch import GLOB
+from jaxerr_ls.shells.lsp import actions, notebooks
+from jaxerr_ls.shells.lsp.convert import norm_uri, to_changes
+from jaxerr_ls.shells.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
+from jaxerr_ls.shells.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
+from jaxerr_ls.shells.lsp.watch import GLOB
 
 server = JaxerrServer()
 

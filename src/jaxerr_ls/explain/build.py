@@ -6,62 +6,22 @@ The result is what `jaxerr-ls explain --json` prints and what the server turns i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.sites import match_raise_site
+from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
 from jaxerr_ls.tracebacks.jax import is_wrapper
 from jaxerr_ls.tracebacks.locate import (
     LineReader,
-    Location,
     Workspace,
-    is_user_frame,
     locate,
     read_lines,
 )
 from jaxerr_ls.tracebacks.parse import paste_readings, paste_tracebacks
-
-
-@dataclass(frozen=True)
-class Explanation:
-    traceback: Traceback
-    match: Match | None
-    location: Location | None
-    causes: tuple[Explanation, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        tb, match = self.traceback, self.match
-        return {
-            "exception": tb.exception,
-            "message": tb.message,
-            "entry": None
-            if match is None
-            else {
-                "id": match.entry.id,
-                "title": match.entry.title,
-                "message": match.entry.message,
-                "curated": match.entry.curated,
-                "score": match.score,
-            },
-            "fields": dict(match.fields) if match else {},
-            "location": self.location.to_json() if self.location else None,
-            "frames": [
-                {
-                    "path": f.path,
-                    "line": f.line,
-                    "function": f.function,
-                    "source": f.source,
-                    "user": is_user_frame(f),
-                }
-                for f in tb.frames
-            ],
-            "fixes": list(match.entry.fixes) if match else [],
-            "causes": [cause.to_json() for cause in self.causes],
-        }
 
 
 def match_exception(

@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-JAXERR_DIR = ".jaxerr"
-LAST_RUN = "last-run.txt"
+from jaxerr_ls.explain.files import JAXERR_DIR, LAST_RUN
+
 # Only the tail of stderr is kept: the traceback is at the end, and a chatty program must not grow
 # our memory without bound.
 KEEP_BYTES = 1 << 20

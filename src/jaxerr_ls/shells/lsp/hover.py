@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
-from jaxerr_ls.lsp.convert import Lines
 from jaxerr_ls.render.markdown import render_api_hover
 from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth_inferring
+from jaxerr_ls.shells.lsp.convert import Lines
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Catalog

@@ -9,7 +9,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
-from jaxerr_ls.diagnostics import SOURCE, Change, Item, Span
+from jaxerr_ls.explain.diagnostics import SOURCE, Change, Item, Span
 
 if TYPE_CHECKING:
     from jaxerr_ls.fixes.base import TextEdit as FixEdit

@@ -19,15 +19,15 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from jaxerr_ls import __version__
-from jaxerr_ls.diagnostics import Store, items_for
-from jaxerr_ls.lsp import actions, notebooks, predict, preload
-from jaxerr_ls.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
-from jaxerr_ls.lsp.predict import DEBOUNCE_SECONDS
-from jaxerr_ls.lsp.settings import Settings, names_settings, read_settings
-from jaxerr_ls.lsp.watch import Stamp, diff, read_text, scan
+from jaxerr_ls.explain.diagnostics import Store, items_for
 from jaxerr_ls.resolve import scan_imports
+from jaxerr_ls.shells.lsp import actions, notebooks, predict, preload
+from jaxerr_ls.shells.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
+from jaxerr_ls.shells.lsp.predict import DEBOUNCE_SECONDS
+from jaxerr_ls.shells.lsp.settings import Settings, names_settings, read_settings
+from jaxerr_ls.shells.lsp.watch import Stamp, diff, read_text, scan
 from jaxerr_ls.tracebacks.locate import Workspace, read_lines
+from jaxerr_ls.version import __version__
 
 if TYPE_CHECKING:  # imported in worker threads, after `initialize` has been answered
     from jaxerr_ls.catalog import Catalog, Matcher
@@ -128,7 +128,7 @@ class JaxerrServer(LanguageServer):
     def use_interpreter(self, options: Any) -> None:
         """Learn the project's interpreter from initialization options or configuration and read
         its environment's JAX version from the metadata (nothing is run)."""
-        from jaxerr_ls.envs import interpreter_setting, jax_version_in
+        from jaxerr_ls.catalog.envs import interpreter_setting, jax_version_in
 
         interpreter = interpreter_setting(options)
         if interpreter is None or interpreter == self.interpreter:

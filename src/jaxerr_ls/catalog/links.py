@@ -3,12 +3,16 @@ its base URL (`jaxerr.siteUrl`), else JAX's documentation when the entry has a p
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
-
-from jaxerr_ls.site.text import page_name
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog.model import Entry
+
+
+def page_name(name: str) -> str:
+    """A file name for an id or API name (catalog ids and APIs are already safe; keep it so)."""
+    return re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group(0)):02X}", name)
 
 
 def site_page(site_url: str, entry_id: str) -> str:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from jaxerr_ls.diagnostics import SOURCE, Span
-from jaxerr_ls.lsp.convert import Lines, client_range
+from jaxerr_ls.explain.diagnostics import SOURCE, Span
+from jaxerr_ls.shells.lsp.convert import Lines, client_range
 
 if TYPE_CHECKING:
     from jaxerr_ls.rules.base import Finding

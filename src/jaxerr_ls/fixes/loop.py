@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TextIO
 
 from jaxerr_ls.catalog import Catalog, Matcher
+from jaxerr_ls.edits.text import map_position
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.fixes import FixContext, ProposedFix, apply_edits, fixes_for, preferred
-from jaxerr_ls.fixes.text import map_position
 
 DEFAULT_ROUNDS = 5
 

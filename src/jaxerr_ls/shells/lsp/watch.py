@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxerr_ls.run import JAXERR_DIR
+from jaxerr_ls.explain.files import JAXERR_DIR
 
 GLOB = f"**/{JAXERR_DIR}/*.txt"
 MAX_BYTES = 4 << 20  # a traceback file larger than this is read from its end

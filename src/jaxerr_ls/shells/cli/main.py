@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxerr_ls import __version__
+from jaxerr_ls.version import __version__
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Catalog
@@ -112,17 +112,17 @@ def _main(argv: Sequence[str] | None) -> int:
         return extract_api_main(args_list[2:])
     args = _parser().parse_args(args_list)
     if args.command == "serve":
-        from jaxerr_ls.server import start
+        from jaxerr_ls.shells.lsp.server import start
 
         return start(tcp=args.tcp, verbose=args.verbose)
     if args.command == "explain":
         return _explain(args.file, args.json, args.root)
     if args.command == "check":
-        from jaxerr_ls.check import run_check
+        from jaxerr_ls.shells.cli.check import run_check
 
         return run_check(args.paths, args.json, jax_version=args.jax, fix=args.fix)
     if args.command == "run":
-        from jaxerr_ls.run import run_command
+        from jaxerr_ls.shells.cli.run import run_command
 
         command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
         if not command:
@@ -138,7 +138,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    from jaxerr_ls.fix_command import fix_command
+    from jaxerr_ls.shells.cli.fix import fix_command
 
     command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if not command:
@@ -224,7 +224,9 @@ def _catalog(args: argparse.Namespace) -> int:
         else:
             print("\n".join(render_entry_page(entry, catalog_releases(catalog), _style())))
         return 0
-    problems = validate_catalog(catalog)
+    from jaxerr_ls.fixes import FIXES
+
+    problems = validate_catalog(catalog, frozenset(FIXES))
     for problem in problems:
         print(problem)
     curated = len(catalog.curated)

@@ -13,13 +13,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from jaxerr_ls.site.links import entry_link
+from jaxerr_ls.catalog.links import entry_link
 from jaxerr_ls.tracebacks.cells import Cell, find_cell
 from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_cell, is_pseudo, is_user_frame
 from jaxerr_ls.tracebacks.model import Frame
 
 if TYPE_CHECKING:  # the catalog is imported only once a traceback arrives
-    from jaxerr_ls.explain import Explanation
+    from jaxerr_ls.explain.model import Explanation
 
 SOURCE = "jaxerr"
 MEANING_CHARS = 300

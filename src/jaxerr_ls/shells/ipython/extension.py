@@ -15,8 +15,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from jaxerr_ls import live
 from jaxerr_ls.render.terminal import Style
+from jaxerr_ls.shells.ipython import live
 
 log = logging.getLogger("jaxerr_ls")
 

@@ -7,8 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from jaxerr_ls.fix_loop import DEFAULT_ROUNDS, Files, fix_until_runs
-from jaxerr_ls.run import run_teeing
+from jaxerr_ls.fixes.loop import DEFAULT_ROUNDS, Files, fix_until_runs
+from jaxerr_ls.shells.cli.run import run_teeing
 
 WHO = "jaxerr-ls fix"
 

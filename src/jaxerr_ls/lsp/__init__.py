@@ -1,1 +1,0 @@
-"""LSP glue between the pure core and the server: conversions and request assembly."""

@@ -1,0 +1,1 @@
+"""JupyterLab: the spec through which jupyter-lsp starts jaxerr-ls for notebooks."""

@@ -34,19 +34,27 @@ def test_every_api_reads_what_the_catalog_has(tmp_path: Path) -> None:
 
 
 def test_built_from_whatever_the_catalog_holds(tmp_path: Path) -> None:
-    """A library's entries (another source merged by the loader) are indexed like JAX's."""
+    """Whatever source an entry came from (the loader merges JAX's releases, XLA and the
+    libraries), it is indexed like the others: here one from a library the catalog lacks."""
     base = load_catalog(cache_dir=None)
     entry = dataclasses.replace(
-        base.entries[0], id="optax-example", apis=("optax.adam", "jax.jit"), versions=("0.0.1",)
+        base.entries[0],
+        id="examplelib-error",
+        apis=("examplelib.fit", "jax.jit"),
+        versions=("0.0.1",),
     )
     catalog = Catalog.of([*base.entries, entry])
     path = tmp_path / "hover.idx"
     write_index(path, catalog)
     index = HoverIndex.open(path)
     assert index is not None
-    assert index.for_api("optax.adam") == (entry,)
+    assert index.for_api("examplelib.fit") == (entry,)
     assert index.for_api("jax.jit") == catalog.for_api("jax.jit")
     assert index.releases[0] == "0.0.1"
+    libraries = {e.library for e in base.entries if e.library}
+    assert libraries, "the shipped catalog holds library entries"
+    some = next(e for e in base.entries if e.library and e.apis)
+    assert some in index.for_api(some.apis[0])
 
 
 def test_renewed_with_the_catalog_and_a_bad_index_is_not_read(tmp_path: Path) -> None:

@@ -14,6 +14,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
+from jaxerr_ls.catalog.xla import (
+    LIBRARY as XLA,
+)
+from jaxerr_ls.catalog.xla import (
+    RUNTIME_CLASSES,
+    looks_like_status,
+    segment_starts,
+    strip_status,
+)
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -128,6 +137,24 @@ def short_class(name: str) -> str:
     return name.rsplit(".", 1)[-1].strip()
 
 
+def same_class(printed: str, expected: str) -> bool:
+    """The same class, counting every class that carries an XLA status to Python as one
+    (`XlaRuntimeError`, `JaxRuntimeError`, the `RuntimeError` of older jaxlib)."""
+    return printed == expected or (printed in RUNTIME_CLASSES and expected in RUNTIME_CLASSES)
+
+
+def _segment_template(template: Template) -> tuple[Template, str, str] | None:
+    """A template of an error below JAX's Python, matchable where a wrapped status starts: the
+    body without its status code; it may end where the wrapper's text goes on (`; ...`)."""
+    body = strip_status(template.message)
+    try:
+        source, _, literals = compile_template(body)
+    except TemplateError:
+        return None
+    ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
+    return template, r"\s*" + source + ending, strip_status(template.longest)
+
+
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
@@ -142,7 +169,14 @@ class Matcher:
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
+        # XLA's and jaxlib's generated messages: thousands, tried only on runtime errors, built
+        # on the first one (the server's start and JAX's own errors never pay for them).
+        self._below_entries: list[Entry] = []
+        self._below: list[tuple[Template, str, str]] | None = None
         for entry in catalog.entries:
+            if entry.library == XLA and not entry.curated:
+                self._below_entries.append(entry)
+                continue
             template = _build(entry)
             if template is not None:
                 self.templates.append(template)
@@ -199,7 +233,54 @@ class Matcher:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
 
-    def _ranked(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
+    def _below_templates(self) -> list[tuple[Template, str, str]]:
+        if self._below is None:
+            built: list[tuple[Template, str, str]] = []
+            curated = [t for t in self.templates if t.entry.library == XLA]
+            generated = [t for e in self._below_entries for t in [_build(e)] if t is not None]
+            for template in curated + generated:
+                found = _segment_template(template)
+                if found is not None:
+                    built.append(found)
+            self._below = built
+        return self._below
+
+    def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
+        """Templates of errors below JAX's Python, tried where each wrapped status starts."""
+        normalised = _norm(text)
+        starts: list[int] | None = None
+        for template, source, longest in self._below_templates():
+            if longest not in normalised:
+                continue
+            regex = self._regexes.get(source)
+            if regex is None:
+                regex = self._regexes[source] = re.compile(source, re.DOTALL)
+            starts = segment_starts(text) if starts is None else starts
+            for start in reversed(starts):
+                found = regex.match(text, start)
+                if found is None:
+                    continue
+                fields = dict(
+                    zip(template.names, (g.strip() for g in found.groups()), strict=False)
+                )
+                key = (
+                    0,
+                    template.authored,
+                    self.in_release(template),
+                    template.current,
+                    self.live(template.entry),
+                    # The innermost status says what failed; the wrappers around it only say
+                    # where (`Failed to execute XLA Runtime executable: {...}`).
+                    start * 10_000 + template.literal_len,
+                    template.entry.curated,
+                    not template.entry.patterns,
+                )
+                yield template.cls, key, Match(template.entry, fields, 100)
+                break
+
+    def _ranked(
+        self, text: str, runtime: bool = False
+    ) -> Iterator[tuple[str, tuple[int, ...], Match]]:
         """Every pattern or template that matches, with the class that prints it and its rank:
         pattern hit, a curator's older wording, the user's release's wording, the entry's own
         (newest) wording above older ones other entries share, entries the newest release
@@ -229,11 +310,14 @@ class Matcher:
                     not template.entry.patterns,
                 )
                 yield template.cls, key, Match(template.entry, fields, 100)
+        if runtime:
+            yield from self._ranked_below(text)
 
     def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
         """Every entry whose pattern or template matches the message, whatever its class, with
         its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
-        return [(key, found) for _, key, found in self._ranked(message[:MAX_MESSAGE])]
+        text = message[:MAX_MESSAGE]
+        return [(key, found) for _, key, found in self._ranked(text, looks_like_status(text))]
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:
@@ -241,13 +325,13 @@ class Matcher:
         text = message[:MAX_MESSAGE]
         cls = short_class(exception)
         best: tuple[tuple[int, ...], Match] | None = None
-        for printed_by, rank, found in self._ranked(text):
-            key = (printed_by == cls, *rank)
+        runtime = cls in RUNTIME_CLASSES or not cls or looks_like_status(text)
+        for printed_by, rank, found in self._ranked(text, runtime):
+            key = (same_class(printed_by, cls), *rank)
             if best is None or key > best[0]:
                 best = (key, found)
         if best is not None:
-            same_class = best[0][0]
-            if same_class or not cls:
+            if best[0][0] or not cls:
                 return best[1]
             # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
             return Match(best[1].entry, best[1].fields, 85)
@@ -255,6 +339,8 @@ class Matcher:
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)
+        if cls in RUNTIME_CLASSES:
+            choices = [c for name in sorted(RUNTIME_CLASSES) for c in self._fuzzy.get(name, [])]
         if not choices or not first_line:
             return None
         # Imported here: only messages no template matches need it, and the server starts faster.

@@ -441,7 +441,7 @@ def test_terminal_capture_switch(server_ok, nvim_env, nproject, traceback_file, 
         end }})
         vim.cmd('botright split | terminal sh -c ' .. vim.fn.shellescape({json.dumps(replay)}))
         local term = vim.api.nvim_get_current_buf()
-        vim.fn.chansend(vim.b[term].terminal_job_id, 'go\n')
+        vim.fn.chansend(vim.b[term].terminal_job_id, 'go\\n')
         local exited = vim.wait(60000, function() return closed end, 20)
         -- as the user sees it before typing a command: the job's last output line drawn (on a
         -- loaded machine TermClose can come before the terminal buffer's last refresh)

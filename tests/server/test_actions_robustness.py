@@ -133,6 +133,24 @@ async def test_huge_document_hover(client: LanguageClient) -> None:
     )
 
 
+async def test_huge_file_code_action_answers_without_its_analysis(client: LanguageClient) -> None:
+    """A file too big to analyse: a bare cursor's code action answers at once with nothing (no
+    rule ran, none waited for), the hover still answers."""
+    block = "\n\n@jax.jit\ndef step(x):\n    return jax.numpy.sin(x)\n"
+    text = "import jax\n" + block * 6_000  # 30,000 lines, over predict.MAX_LINES
+    uri = open_doc(client, root(client) / "huge_actions.py", text)
+    last = text.count("\n") - 3  # the last `@jax.jit`
+    cursor = types.Range(types.Position(last, 6), types.Position(last, 6))
+    assert await actions_at(client, uri, cursor, []) == []
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(last, 6))
+    )
+    assert hover is not None and "jax.jit" in str(hover.contents)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+    )
+
+
 async def test_watcher_registered_when_supported(client: LanguageClient) -> None:
     registrations = client.registrations  # type: ignore[attr-defined]
     assert client.capabilities is not None

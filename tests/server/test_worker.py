@@ -113,3 +113,32 @@ def test_the_server_does_not_import_the_rules_for_predictions() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_a_file_over_the_limit_is_not_analysed_and_the_log_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from pygls.workspace.position_codec import PositionCodec
+
+    from jaxerr_ls.shells.lsp.predict import MAX_LINES, Predictions
+
+    source = "import jax\n" + "x = jax.numpy.zeros(3)\n" * MAX_LINES
+    lines = source.splitlines(True)
+    asked: list[object] = []
+
+    def run(job: object) -> asyncio.Future[object]:
+        asked.append(job)
+        raise AssertionError("a file over the limit was sent for analysis")
+
+    async def scenario() -> None:
+        predictions = Predictions()
+        snapshot = (1, source, lines, PositionCodec())
+        with caplog.at_level("INFO"):
+            predictions.schedule(
+                "file:///huge.py", lambda: snapshot, run, lambda uris: None, delay=0.0
+            )
+            await asyncio.sleep(0.2)
+        assert asked == []
+        assert f"{len(lines)} lines, over the {MAX_LINES} analysed" in caplog.text
+
+    asyncio.run(scenario())

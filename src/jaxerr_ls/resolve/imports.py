@@ -10,10 +10,12 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-# The start of an import statement (a line's first, or after `;` / `if x:`).
-_STATEMENT = re.compile(
-    r"(?:^|(?<=[;:]))[ \t]*(?:from[ \t]+(?P<module>[\w.]+)[ \t]+)?import[ \t]", re.MULTILINE
-)
+# The keyword, found by a literal search (fast on a 100,000-line file: the regular expression
+# with the statement's start tried at every line and `;`/`:` took 0.5 s on 120,000 lines), then
+# what precedes it on its line: the start of an import statement (the line's first, or after `;`
+# / `if x:`) and its `from module` part.
+_KEYWORD = re.compile(r"import[ \t]")
+_HEAD = re.compile(r"(?:^|[;:])[ \t]*(?:from[ \t]+(?P<module>[\w.]+)[ \t]+)?\Z", re.MULTILINE)
 _ALIAS = re.compile(r"^(?P<name>[\w.]+)(?:\s+as\s+(?P<alias>\w+))?$")
 _DOTTED = re.compile(r"^\w+(?:\.\w+)*$")
 
@@ -61,8 +63,12 @@ def scan_imports(source: str) -> Mapping[str, str]:
     `from jax import lax` binds lax -> jax.lax. Relative and star imports bind nothing we can name.
     """
     bindings: dict[str, str] = {}
-    for found in _STATEMENT.finditer(source):
-        clause = _logical_line(source, found.end())
+    for keyword in _KEYWORD.finditer(source):
+        line_start = source.rfind("\n", 0, keyword.start()) + 1
+        found = _HEAD.search(source, line_start, keyword.start())
+        if found is None:
+            continue
+        clause = _logical_line(source, keyword.end())
         module = found.group("module")
         if module is not None and module.startswith("."):
             continue

@@ -145,6 +145,23 @@ def _proposals(
     return found
 
 
+def nothing_to_offer(request: Request) -> bool:
+    """True when no action can come of the request, known without the catalog, the fixes or a
+    parse: a bare cursor, no diagnostic, nothing stored for fixAll, and no finding of the last
+    analysis on that line (or none to be had without running the rules on a large file)."""
+    if request.diagnostics and wanted(types.CodeActionKind.QuickFix, request.only):
+        return False
+    if request.stored and wanted(FIX_ALL, request.only):
+        return False
+    if request.diagnostics or not wanted(types.CodeActionKind.RefactorRewrite, request.only):
+        return True
+    if request.selected or request.program is not None:
+        return False
+    if request.analysed is not None:
+        return not any(line <= request.line <= end for _, _, line, end in request.analysed)
+    return len(request.lines) > CHEAP_LINES
+
+
 def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
     out: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, request.only):

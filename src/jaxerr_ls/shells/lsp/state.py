@@ -351,6 +351,8 @@ class JaxerrServer(LanguageServer):
 
     # -- code actions: computed once per (document version, cursor, context), in a thread --
     async def code_actions(self, request: actions.Request, key: Hashable) -> list[types.CodeAction]:
+        if actions.nothing_to_offer(request):  # no catalog, no fixes, no parse needed
+            return []
         found = self._actions.get(key)
         if found is None:
             catalog = await self.catalog()

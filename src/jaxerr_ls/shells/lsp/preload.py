@@ -1,13 +1,16 @@
-"""Load what hovers read first, then the catalog, in a thread started just before the server
-reads its first message.
+"""Load what hovers read first, then the catalog, in a thread started once `initialize` is
+answered (`initialized`, or the first hover).
 
 The first hover reads the hover index (`catalog/hover_index.py`: the header, then the entries of
-the API under the cursor), not the whole catalog; the catalog loads behind it (code actions and
-tracebacks need it). When the catalog has no cached copy yet (the first start, or a catalog file
-changed), a child process parses it and writes the cached copy and the hover index, so that the
-parsing never holds this interpreter; the server then reads the copy.
+the API under the cursor), not the whole catalog. The catalog (code actions with a diagnostic and
+tracebacks need it) loads behind it when the editor has been quiet for QUIET_SECONDS, or at once
+when something needs it (`need()`): reading it holds the interpreter for a while (13,800 entries
+with XLA's and the libraries'), and hovers must not wait behind it. When the catalog has no
+cached copy yet (the first start, or a catalog file changed), a child process parses it and
+writes the cached copy and the hover index, so that the parsing never holds this interpreter;
+the server then reads the copy.
 
-Started after the LSP libraries are imported, not during: two threads importing and parsing at
+Not started during the server's imports and `initialize`: two threads importing and parsing at
 once fight over the GIL and both get slower (spawn -> initialize grew by ~0.5 s when the load ran
 during the imports).
 
@@ -23,6 +26,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
@@ -37,6 +41,10 @@ log = logging.getLogger(__name__)
 CATALOG: Future[Catalog] = Future()
 HOVER: Future[HoverSource] = Future()
 _started = threading.Lock()
+_needed = threading.Event()
+_last_request = [0.0]  # monotonic time of the latest interactive request
+QUIET_SECONDS = 0.5
+LATEST_SECONDS = 10.0  # the catalog loads by then, however busy the editor
 BUILD_SECONDS = 300.0
 _BUILD = "from jaxerr_ls.catalog.load import load_catalog; load_catalog(with_hover_index=True)"
 
@@ -54,6 +62,7 @@ def _load() -> None:
             index = HoverIndex.open(hover)
         if index is not None:
             HOVER.set_result(index)
+            _wait_for_quiet()
         catalog = load_catalog(with_hover_index=True)
         CATALOG.set_result(catalog)
         if not HOVER.done():
@@ -62,6 +71,29 @@ def _load() -> None:
         for future in (HOVER, CATALOG):
             if not future.done():
                 future.set_exception(exc)
+
+
+def _wait_for_quiet() -> None:
+    began = time.monotonic()
+    while not _needed.is_set():
+        now = time.monotonic()
+        if now - began >= LATEST_SECONDS:
+            return
+        quiet = now - max(_last_request[0], began)
+        if quiet >= QUIET_SECONDS:
+            return
+        _needed.wait(QUIET_SECONDS - quiet)
+
+
+def touch() -> None:
+    """An interactive request came: the catalog's load waits for a quiet moment."""
+    _last_request[0] = time.monotonic()
+
+
+def need() -> Future[Catalog]:
+    """The catalog, loaded now (something waits for it)."""
+    _needed.set()
+    return start()
 
 
 def _build_elsewhere() -> None:
@@ -86,7 +118,8 @@ def _build_elsewhere() -> None:
 
 
 def start() -> Future[Catalog]:
-    """Begin loading (once); the future holds the catalog or the loading error."""
+    """Begin loading (once; the catalog itself when quiet or needed); the future holds the
+    catalog or the loading error."""
     if _started.acquire(blocking=False):
         CATALOG.set_running_or_notify_cancel()
         HOVER.set_running_or_notify_cancel()
@@ -95,6 +128,7 @@ def start() -> Future[Catalog]:
 
 
 def hover_source() -> Future[HoverSource]:
-    """What hovers read: the hover index until the catalog is loaded (then the catalog)."""
+    """What hovers read: the hover index (the catalog when there is none)."""
+    touch()
     start()
     return HOVER

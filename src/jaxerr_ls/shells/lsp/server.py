@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from jaxerr_ls.shells.lsp import actions, notebooks
+from jaxerr_ls.shells.lsp import actions, notebooks, preload
 from jaxerr_ls.shells.lsp.convert import norm_uri, to_changes
 from jaxerr_ls.shells.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
 from jaxerr_ls.shells.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
@@ -156,6 +156,7 @@ def pull(
 async def code_action(
     ls: JaxerrServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
+    preload.touch()
     doc = ls.workspace.get_text_document(params.text_document.uri)
     start = doc.position_from_client_units(params.range.start)
     uri = norm_uri(doc.uri)
@@ -222,7 +223,7 @@ def start(tcp: str | None = None, verbose: int = 0) -> int:
         stream=sys.stderr, level=theirs, format="%(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("jaxerr_ls").setLevel(logging.DEBUG if verbose else logging.INFO)
-    server.catalog_future().add_done_callback(log_catalog)
+    preload.CATALOG.add_done_callback(log_catalog)  # loading starts once initialize is answered
     if tcp is None:
         server.start_io()
         return 0

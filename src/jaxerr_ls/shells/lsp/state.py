@@ -152,10 +152,11 @@ class JaxerrServer(LanguageServer):
 
     # -- catalog, loaded once in the background so that `initialize` answers at once --
     def catalog_future(self) -> Future[Catalog]:
+        """Starts the loading (the catalog itself when the editor is quiet, see preload.py)."""
         return preload.start()
 
     async def catalog(self) -> Catalog:
-        return await asyncio.wrap_future(self.catalog_future())
+        return await asyncio.wrap_future(preload.need())
 
     async def hover_source(self) -> HoverSource:
         """The hover index (or the catalog, when there is no index): never the whole catalog's
@@ -168,7 +169,7 @@ class JaxerrServer(LanguageServer):
             if self._matcher is None:
                 from jaxerr_ls.catalog import Matcher
 
-                self._matcher = Matcher(self.catalog_future().result(), self.jax_release)
+                self._matcher = Matcher(preload.need().result(), self.jax_release)
             return self._matcher
 
     # -- documents --

@@ -1,5 +1,5 @@
-"""Load what hovers read first, then the catalog, in a thread started once `initialize` is
-answered (`initialized`, or the first hover).
+"""Load what hovers read first, then the catalog, in a thread started just before the server
+reads its first message.
 
 The first hover reads the hover index (`catalog/hover_index.py`: the header, then the entries of
 the API under the cursor), not the whole catalog. The catalog (code actions with a diagnostic and
@@ -10,9 +10,10 @@ cached copy yet (the first start, or a catalog file changed), a child process pa
 writes the cached copy and the hover index, so that the parsing never holds this interpreter;
 the server then reads the copy.
 
-Not started during the server's imports and `initialize`: two threads importing and parsing at
+Started after the LSP libraries are imported, not during: two threads importing and parsing at
 once fight over the GIL and both get slower (spawn -> initialize grew by ~0.5 s when the load ran
-during the imports).
+during the imports). Started later (on `initialized`), the first hover waited for the thread's
+imports instead (4 s on a loaded machine against 0.07 s).
 
 The futures are marked running before the thread starts, so `cancel()` on them fails: a request
 cancelled while it awaits the catalog (`asyncio.wrap_future` passes the cancellation on to the

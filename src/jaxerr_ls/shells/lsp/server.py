@@ -223,7 +223,8 @@ def start(tcp: str | None = None, verbose: int = 0) -> int:
         stream=sys.stderr, level=theirs, format="%(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("jaxerr_ls").setLevel(logging.DEBUG if verbose else logging.INFO)
-    preload.CATALOG.add_done_callback(log_catalog)  # loading starts once initialize is answered
+    # The hover index is opened while `initialize` is answered; the catalog loads when quiet.
+    server.catalog_future().add_done_callback(log_catalog)
     if tcp is None:
         server.start_io()
         return 0

@@ -40,6 +40,10 @@ BUDGETS = {"start": 1.0, "first_hover": 0.1, "warm_hover_p50": 0.05}
 RSS_SLACK_MB = 0.0
 HUGE_BUDGET_S = 1.0
 PREDICT_OFF = {"jaxerr": {"predict": False}}
+# The servers' caches (jedi's, our catalog copy and hover index) in the bench's own directory,
+# filled by an untimed start of each: on a machine shared with other checkouts, another
+# checkout's server replaces the user-wide catalog copy (one at a time) between our spawns.
+CACHE_ENV: dict[str, str] = {}
 
 HEADER = """import jax
 import jax.numpy as jnp
@@ -90,7 +94,7 @@ class Client:
     """A minimal LSP client over pipes: requests, notifications, answering server requests."""
 
     def __init__(self, command: list[str], cwd: Path) -> None:
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **CACHE_ENV}
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
             command,
@@ -513,6 +517,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="lsp-bench-") as tmp:
         folder = Path(tmp)
         (folder / "model.py").write_text(text)
+        CACHE_ENV["XDG_CACHE_HOME"] = str(folder / "cache")
         # One start each first, untimed: caches (jedi's, our catalog copy and hover index) as a
         # user has them from the second start on.
         for command in (JEDI, OURS):

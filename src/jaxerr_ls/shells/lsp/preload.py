@@ -5,10 +5,10 @@ The first hover reads the hover index (`catalog/hover_index.py`: the header, the
 the API under the cursor), not the whole catalog. The catalog (code actions with a diagnostic and
 tracebacks need it) loads behind it when the editor has been quiet for QUIET_SECONDS, or at once
 when something needs it (`need()`): reading it holds the interpreter for a while (13,800 entries
-with XLA's and the libraries'), and hovers must not wait behind it. When the catalog has no
-cached copy yet (the first start, or a catalog file changed), a child process parses it and
-writes the cached copy and the hover index, so that the parsing never holds this interpreter;
-the server then reads the copy.
+with XLA's and the libraries'), and hovers must not wait behind it. When there is no index yet
+(the first start, or a catalog file changed), a child process loads the catalog and writes the
+cached copy and the index, so that the parsing never holds this interpreter; the server then
+reads the index, and the copy later.
 
 Started after the LSP libraries are imported, not during: two threads importing and parsing at
 once fight over the GIL and both get slower (spawn -> initialize grew by ~0.5 s when the load ran
@@ -58,7 +58,7 @@ def _load() -> None:
         found = locate()
         hover = found.hover
         index = HoverIndex.open(hover) if hover is not None else None
-        if index is None and hover is not None and found.cached and not found.cached.exists():
+        if index is None and hover is not None:  # first start, or a catalog file changed
             _build_elsewhere()
             index = HoverIndex.open(hover)
         if index is not None:

@@ -408,7 +408,7 @@ def ratios_of(ours: Result, jedi: Result) -> dict[str, float]:
         "warm_hover_p50": ours.warm_hover_p50_s / jedi.warm_hover_p50_s,
         "warm_hover_p95": ours.warm_hover_p95_s / jedi.warm_hover_p95_s,
         "code_action_p50": ours.code_action_p50_s / jedi.code_action_p50_s,
-        "rss_with_workers": ours.rss_with_workers_mb / jedi.rss_mb,
+        "rss_with_workers": ours.rss_with_workers_mb / jedi.rss_with_workers_mb,
     }
 
 
@@ -438,9 +438,9 @@ def report(on: Result, off: Result, jedi: Result, huge: Huge | None) -> dict[str
         print(f"{label:38} {ms(a)} {ra} {ms(b)} {rb} {ms(c)}  {verdict}")
     for label, key in (
         ("RSS (server)", "rss_mb"),
-        ("RSS (server + worker)", "rss_with_workers_mb"),
+        ("RSS (with child processes)", "rss_with_workers_mb"),
     ):
-        a, b, c = getattr(on, key), getattr(off, key), jedi.rss_mb
+        a, b, c = getattr(on, key), getattr(off, key), getattr(jedi, key)
         print(f"{label:38} {a:8.1f} MB {a / c:6.3f} {b:8.1f} MB {b / c:6.3f} {c:8.1f} MB  <= 1x")
     analysing = on.analysis_s is None or on.analysis_s > on.hovers_done_s
     print(f"warm hovers (predict on) all answered while the file was being analysed: {analysing}")

@@ -59,8 +59,10 @@ def test_built_from_whatever_the_catalog_holds(tmp_path: Path) -> None:
 
 def test_renewed_with_the_catalog_and_a_bad_index_is_not_read(tmp_path: Path) -> None:
     root, cache = copy_catalog(tmp_path), tmp_path / "cache"
-    load_catalog(root, cache_dir=cache, with_hover_index=True)
+    catalog = load_catalog(root, cache_dir=cache, with_hover_index=True)
     [first] = cache.glob("hover-*.idx")
+    opened = HoverIndex.open(first)
+    assert opened is not None
     entry = root / "curated" / "eager-shard-map-ref.toml"
     entry.write_text(entry.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     stat = entry.stat()
@@ -68,6 +70,8 @@ def test_renewed_with_the_catalog_and_a_bad_index_is_not_read(tmp_path: Path) ->
     load_catalog(root, cache_dir=cache, with_hover_index=True)
     [second] = cache.glob("hover-*.idx")
     assert second != first  # one index at a time, the new catalog's
+    # A server that opened the old one still reads it (another server replaced it meanwhile).
+    assert not first.exists() and opened.for_api("jax.jit") == catalog.for_api("jax.jit")
     second.write_bytes(b"not an index")
     assert HoverIndex.open(second) is None
     assert HoverIndex.open(tmp_path / "missing.idx") is None

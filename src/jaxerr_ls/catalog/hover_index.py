@@ -20,10 +20,11 @@ import os
 import pickle
 import struct
 import tempfile
+import threading
 from array import array
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from jaxerr_ls.catalog.model import Catalog, Entry
 from jaxerr_ls.catalog.versions import version_key
@@ -67,13 +68,14 @@ class HoverIndex:
 
     def __init__(
         self,
-        path: Path,
+        stream: BinaryIO,
         start: int,
         apis: Mapping[str, tuple[int, ...]],
         ends: array[int],
         releases: tuple[str, ...],
     ) -> None:
-        self.path = path
+        self._stream = stream
+        self._lock = threading.Lock()
         self._start = start
         self.apis = apis
         self._ends = ends
@@ -84,15 +86,17 @@ class HoverIndex:
     def open(cls, path: Path) -> HoverIndex | None:
         """The index at `path`; None when it is missing or not one (it is then rebuilt)."""
         try:
-            with path.open("rb") as stream:
-                if stream.read(len(MAGIC)) != MAGIC:
-                    return None
-                (size,) = LENGTH.unpack(stream.read(LENGTH.size))
-                header = pickle.loads(stream.read(size))
+            # Kept open: the file may be replaced (another catalog's index) while it is read.
+            stream = path.open("rb")
+            if stream.read(len(MAGIC)) != MAGIC:
+                stream.close()
+                return None
+            (size,) = LENGTH.unpack(stream.read(LENGTH.size))
+            header = pickle.loads(stream.read(size))
             ends = array("Q")
             ends.frombytes(header["ends"])
             start = len(MAGIC) + LENGTH.size + size  # offsets count from the end of the header
-            return cls(path, start, header["apis"], ends, tuple(header["releases"]))
+            return cls(stream, start, header["apis"], ends, tuple(header["releases"]))
         except Exception:  # noqa: BLE001 - a bad index is only a slower first hover
             return None
 
@@ -100,11 +104,12 @@ class HoverIndex:
         numbers = self.apis.get(api, ())
         missing = [n for n in numbers if n not in self._entries]
         if missing:
-            with self.path.open("rb") as stream:
+            with self._lock:
                 for number in missing:
                     begin = self._ends[number - 1] if number else 0
-                    stream.seek(self._start + begin)
-                    self._entries[number] = pickle.loads(stream.read(self._ends[number] - begin))
+                    self._stream.seek(self._start + begin)
+                    size = self._ends[number] - begin
+                    self._entries[number] = pickle.loads(self._stream.read(size))
         return tuple(self._entries[n] for n in numbers)
 
 

@@ -22,6 +22,7 @@ import contextlib
 import os
 import pickle
 import queue
+import signal
 import struct
 import sys
 import threading
@@ -192,6 +193,9 @@ class Worker:
 def main() -> int:
     with contextlib.suppress(OSError):
         os.nice(NICENESS)  # the editor's requests first
+    # Stopping a job raises KeyboardInterrupt in it (`_thread.interrupt_main`), which does nothing
+    # when SIGINT is ignored, as it is for a job started in the background by a shell.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         budget = float(os.environ.get("JAXERR_LS_ANALYSIS_BUDGET") or BUDGET_SECONDS)
     except ValueError:

@@ -57,8 +57,9 @@ MAX_SEGMENTS = 40
 
 
 def looks_like_status(message: str) -> bool:
-    """The message carries an XLA status (`INTERNAL: ...`, `Resource exhausted: ...`)."""
-    return STATUS_PREFIX.match(message.lstrip()) is not None
+    """The message carries an XLA status (`INTERNAL: ...`, `Resource exhausted: ...`) at its
+    start or where a line or a wrapped text begins (a log line, `Unable to initialize ...: `)."""
+    return any(STATUS_PREFIX.match(message, start) for start in segment_starts(message))
 
 
 def segment_starts(message: str) -> list[int]:

@@ -31,6 +31,8 @@ FUZZY_CUTOFF = 88
 MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
+# A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
+_PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 
 
 class TemplateError(ValueError):
@@ -143,16 +145,35 @@ def same_class(printed: str, expected: str) -> bool:
     return printed == expected or (printed in RUNTIME_CLASSES and expected in RUNTIME_CLASSES)
 
 
-def _segment_template(template: Template) -> tuple[Template, str, str] | None:
+def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Template, str] | None:
     """A template of an error below JAX's Python, matchable where a wrapped status starts: the
-    body without its status code; it may end where the wrapper's text goes on (`; ...`)."""
-    body = strip_status(template.message)
+    body without its status code (one compile: thousands are built on the first runtime error);
+    it may end where the wrapper's text goes on (`; ...`). Also: the body's longest literal."""
+    message = entry.message if wording is None else wording.message
     try:
-        source, _, literals = compile_template(body)
+        source, names, literals = compile_template(strip_status(message))
     except TemplateError:
         return None
+    normalised = [_norm(piece) for piece in literals]
+    literal_len = sum(len(piece) for piece in normalised)
+    if literal_len < MIN_LITERAL:
+        return None
     ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
-    return template, r"\s*" + source + ending, strip_status(template.longest)
+    template = Template(
+        entry=entry,
+        regex_source=r"\s*" + source + ending,
+        names=names,
+        prefix=normalised[0],
+        whole_word=False,
+        longest=max(normalised, key=len),
+        literal_len=literal_len,
+        message=message,
+        current=wording is None,
+        versions=wording.versions if wording is not None else (),
+        exception=wording.exception if wording is not None else "",
+        authored=wording is not None and wording.curated,
+    )
+    return template, template.longest
 
 
 class Matcher:
@@ -172,7 +193,8 @@ class Matcher:
         # XLA's and jaxlib's generated messages: thousands, tried only on runtime errors, built
         # on the first one (the server's start and JAX's own errors never pay for them).
         self._below_entries: list[Entry] = []
-        self._below: list[tuple[Template, str, str]] | None = None
+        self._below: list[tuple[str, Entry, Wording | None]] | None = None
+        self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
         for entry in catalog.entries:
             if entry.library == XLA and not entry.curated:
                 self._below_entries.append(entry)
@@ -233,15 +255,19 @@ class Matcher:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
 
-    def _below_templates(self) -> list[tuple[Template, str, str]]:
+    def _below_templates(self) -> list[tuple[str, Entry, Wording | None]]:
+        """(longest literal piece, entry, wording) of every template below JAX's Python: cheap
+        to list; a template is compiled only when its longest piece is in a message."""
         if self._below is None:
-            built: list[tuple[Template, str, str]] = []
-            curated = [t for t in self.templates if t.entry.library == XLA]
-            generated = [t for e in self._below_entries for t in [_build(e)] if t is not None]
-            for template in curated + generated:
-                found = _segment_template(template)
-                if found is not None:
-                    built.append(found)
+            built: list[tuple[str, Entry, Wording | None]] = []
+            curated = [e for e in self.catalog.entries if e.library == XLA and e.curated]
+            for entry in curated + self._below_entries:
+                for wording in (None, *entry.wordings):
+                    text = strip_status(entry.message if wording is None else wording.message)
+                    pieces = [_norm(p) for p in _PIECES.split(text)]
+                    longest = max(pieces, key=len).replace("{{", "{").replace("}}", "}")
+                    if len(longest) >= 4:
+                        built.append((longest, entry, wording))
             self._below = built
         return self._below
 
@@ -249,12 +275,17 @@ class Matcher:
         """Templates of errors below JAX's Python, tried where each wrapped status starts."""
         normalised = _norm(text)
         starts: list[int] | None = None
-        for template, source, longest in self._below_templates():
+        for longest, entry, wording in self._below_templates():
             if longest not in normalised:
                 continue
-            regex = self._regexes.get(source)
-            if regex is None:
-                regex = self._regexes[source] = re.compile(source, re.DOTALL)
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is None:
+                continue
+            template = built[0]
+            regex = self._regex(template)
             starts = segment_starts(text) if starts is None else starts
             for start in reversed(starts):
                 found = regex.match(text, start)

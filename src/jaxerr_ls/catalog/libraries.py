@@ -47,7 +47,7 @@ def tag(entries: Iterable[Entry], library: str) -> list[Entry]:
 
 
 def release_label(entry: Entry) -> str:
-    """"Flax 0.6.11-0.12.8" (the releases catalogued), "" for JAX's own entries."""
+    """ "Flax 0.6.11-0.12.8" (the releases catalogued), "" for JAX's own entries."""
     if entry.library not in LIBRARIES:
         return ""
     name = LIBRARIES[entry.library]

@@ -6,7 +6,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-
 # Libraries used with JAX whose errors the catalog holds (`catalog/libraries/<name>.json.gz`),
 # with how their names read in prose.
 LIBRARIES = {

@@ -42,7 +42,7 @@ LIBRARIES: Mapping[str, Library] = {
             "flax",
             "flax",
             "flax",
-            ("0.6.11", "0.8.5", "0.10.7", "0.12.8"),
+            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.8"),
             "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
         ),
         Library(
@@ -126,6 +126,8 @@ def download(library: Library, into: Path, releases: Sequence[str] = ()) -> list
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             found = sorted(into.glob(f"{stem}-{version}-*.whl"))
             if not found:
-                raise OSError(f"pip download {library.dist}=={version} failed: {done.stderr[-400:]}")
+                raise OSError(
+                    f"pip download {library.dist}=={version} failed: {done.stderr[-400:]}"
+                )
         wheels.append(found[0])
     return wheels

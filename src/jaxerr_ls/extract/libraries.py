@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from jaxerr_ls.extract.apis import Resolver
+from jaxerr_ls.extract.apis import Node, Resolver
 from jaxerr_ls.extract.classes import Chain, apply_classes, resolve_classes
 from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.walk import ModuleFacts
@@ -97,6 +97,17 @@ def adjust_sites(
     for file, exception, prefix in library.prefixes:
         out_sites = [_prefixed(s, file, exception, prefix) for s in out_sites]
     return out_sites, out_skipped
+
+
+def shortest_names(roots: Mapping[Node, set[str]]) -> dict[Node, set[str]]:
+    """A library's modules are public by name (`flax.linen.module`), so one function is reached
+    as `flax.linen.Module.apply` and `flax.linen.module.Module.apply`: keep the shortest names
+    (what users import), not every module path to the same code."""
+    out: dict[Node, set[str]] = {}
+    for node, names in roots.items():
+        fewest = min(name.count(".") for name in names)
+        out[node] = {name for name in names if name.count(".") == fewest}
+    return out
 
 
 def _prefixed(site: RaiseSite, file: str, exception: str, prefix: str) -> RaiseSite:

@@ -48,7 +48,13 @@ CASES = [
     (19, "filter_jit", "equinox.filter_jit", "equinox-runtime-error", "equinox"),
     (20, "adam", "optax.adam", None, "optax"),
     (21, "adamw", "optax.adamw", "optax-update-needs-params", "optax"),
-    (22, "CheckpointManager", "orbax.checkpoint.CheckpointManager", "orbax-path-not-absolute", "orbax"),
+    (
+        22,
+        "CheckpointManager",
+        "orbax.checkpoint.CheckpointManager",
+        "orbax-path-not-absolute",
+        "orbax",
+    ),
     (23, "assert_shape", "chex.assert_shape", "chex-assert-shape", "chex"),
     (24, "apply", "flax.linen.Module.apply", "flax-scope-param-shape", "flax"),
 ]

@@ -46,6 +46,29 @@ def tag(entries: Iterable[Entry], library: str) -> list[Entry]:
     ]
 
 
+# Pinned source of a library's raise site, by the top package of its file (the line belongs to
+# the release in `Site.jax`). Orbax's tags do not follow its package versions: no link.
+SOURCES = {
+    "flax": "https://github.com/google/flax/blob/v{version}/{file}#L{line}",
+    "equinox": "https://github.com/patrick-kidger/equinox/blob/v{version}/{file}#L{line}",
+    "optax": "https://github.com/google-deepmind/optax/blob/v{version}/{file}#L{line}",
+    "chex": "https://github.com/google-deepmind/chex/blob/v{version}/{file}#L{line}",
+}
+_PACKAGES = {"orbax": "orbax"}  # top package -> library, where the names differ
+
+
+def library_of_file(file: str) -> str | None:
+    """`flax/core/scope.py` -> "flax"; None for JAX's own files and unknown ones."""
+    top = file.split("/", 1)[0]
+    name = _PACKAGES.get(top, top)
+    return name if name in LIBRARIES else None
+
+
+def raiser(entry: Entry) -> str:
+    """Who raises it, in prose: "JAX", "Flax", "Orbax", ..."""
+    return LIBRARIES.get(entry.library, "JAX")
+
+
 def release_label(entry: Entry) -> str:
     """ "Flax 0.6.11-0.12.8" (the releases catalogued), "" for JAX's own entries."""
     if entry.library not in LIBRARIES:

@@ -29,6 +29,7 @@ class Explanation:
                 "message": match.entry.message,
                 "curated": match.entry.curated,
                 "score": match.score,
+                "identified_by": match.by,
             },
             "fields": dict(match.fields) if match else {},
             "location": self.location.to_json() if self.location else None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -55,6 +55,31 @@ def markdown_supported(capabilities: types.ClientCapabilities) -> bool:
     return bool(formats) and formats[0] == types.MarkupKind.Markdown  # type: ignore[index]
 
 
+def line_entry_ids(
+    diagnostics: Sequence[types.Diagnostic], line: int, related: Sequence[int]
+) -> list[str]:
+    """The entries of the diagnostics on the hovered line, then on the lines that concern the
+    call (`analysis/call_shape.py`), each in the order the diagnostics come (traceback first)."""
+    ids: list[str] = []
+    for wanted in (line, *related):
+        for diagnostic in diagnostics:
+            span = diagnostic.range
+            if span.start.line <= wanted <= span.end.line and isinstance(diagnostic.code, str):
+                ids.append(diagnostic.code)
+    return list(dict.fromkeys(ids))
+
+
+def hover_context(
+    source: str, line: int, column: int, api: str, diagnostics: Sequence[types.Diagnostic]
+) -> tuple[list[str], tuple[str, ...]]:
+    """The entry ids this call risks here: the diagnostics' (its line, then the lines its shape
+    ties to it) and the shape's own."""
+    from jaxerr_ls.analysis.call_shape import call_shape
+
+    shape = call_shape(source, line, column, api)
+    return line_entry_ids(diagnostics, line, shape.lines), shape.entry_ids
+
+
 def hover_result(
     target: Target,
     api: str,
@@ -64,12 +89,20 @@ def hover_result(
     codec: PositionCodec,
     release: str | None = None,
     site_url: str = "",
+    line_ids: Sequence[str] = (),
+    shape_ids: Sequence[str] = (),
 ) -> types.Hover | None:
     from jaxerr_ls.render.facts import catalog_releases
+    from jaxerr_ls.render.hover_rank import rank_hover
 
-    entries = catalog.for_api(api)
-    if not entries:
+    own = catalog.for_api(api)
+    if not own:
         return None
+    ranked = rank_hover(
+        own,
+        [e for e in map(catalog.get, line_ids) if e is not None],
+        [e for e in map(catalog.get, shape_ids) if e is not None],
+    )
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     word = ServerTextRange(
         ServerTextPosition(target.line, target.name.start),
@@ -79,7 +112,13 @@ def hover_result(
         contents=types.MarkupContent(
             kind=kind,
             value=render_api_hover(
-                api, entries, markdown, release, catalog_releases(catalog), site_url
+                api,
+                ranked.entries,
+                markdown,
+                release,
+                catalog_releases(catalog),
+                site_url,
+                ranked.here,
             ),
         ),
         range=codec.range_to_client_units(lines, word),

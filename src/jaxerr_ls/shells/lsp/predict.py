@@ -47,20 +47,23 @@ def setting(options: Any) -> bool | None:
     return None
 
 
-def findings_for(source: str, jax_release: str | None = None) -> list[Finding]:
+def findings_for(
+    source: str, jax_release: str | None = None, interpreter: str | None = None
+) -> list[Finding]:
     """Worker-thread entry: the rules over the document's text (nothing when it does not parse);
     JAX names are checked against `jax_release` (None: the JAX installed beside the server)."""
     from jaxerr_ls.rules import check_source, rules_for
 
-    return check_source(source, rules_for(jax_release))
+    return check_source(source, rules_for(jax_release, interpreter))
 
 
-def checker_for(jax_release: str | None) -> IncrementalChecker:
-    """A document's incremental checker (the rules of `jax_release`); built in a worker thread."""
+def checker_for(jax_release: str | None, interpreter: str | None = None) -> IncrementalChecker:
+    """A document's incremental checker (the rules of `jax_release`, shapes asked of the JAX of
+    `interpreter`); built in a worker thread."""
     from jaxerr_ls.rules import rules_for
     from jaxerr_ls.rules.incremental import IncrementalChecker
 
-    return IncrementalChecker(rules_for(jax_release))
+    return IncrementalChecker(rules_for(jax_release, interpreter))
 
 
 def to_diagnostic(finding: Finding, lines: Lines, codec: PositionCodec) -> types.Diagnostic:
@@ -85,7 +88,10 @@ def merge(
 
 
 def notebook_diagnostics(
-    cells: Sequence[tuple[str, str, Lines]], codec: PositionCodec, jax_release: str | None = None
+    cells: Sequence[tuple[str, str, Lines]],
+    codec: PositionCodec,
+    jax_release: str | None = None,
+    interpreter: str | None = None,
 ) -> dict[str, tuple[types.Diagnostic, ...]]:
     """Worker-thread entry: a notebook's code cells, (URI, text, lines) in notebook order,
     analysed as one program; each cell's warnings on that cell (every cell listed, so that a
@@ -94,7 +100,9 @@ def notebook_diagnostics(
 
     lines_of = {uri: lines for uri, _, lines in cells}
     found: dict[str, list[types.Diagnostic]] = {uri: [] for uri in lines_of}
-    for uri, finding in check_cells([(u, text) for u, text, _ in cells], rules_for(jax_release)):
+    for uri, finding in check_cells(
+        [(u, text) for u, text, _ in cells], rules_for(jax_release, interpreter)
+    ):
         found[uri].append(to_diagnostic(finding, lines_of[uri], codec))
     return {uri: tuple(diagnostics) for uri, diagnostics in found.items()}
 
@@ -132,6 +140,7 @@ class Predictions:
         self._checkers: dict[str, tuple[str | None, _Slot]] = {}
         # The project's JAX release (the `jaxerr.interpreter` setting), when known.
         self.jax_release: str | None = None
+        self.interpreter: str | None = None  # whose JAX answers the shape rules (None: ours)
 
     def get(self, uri: str) -> tuple[types.Diagnostic, ...]:
         found = self._by_uri.get(uri, ())
@@ -177,7 +186,7 @@ class Predictions:
             if taken is None:
                 return None
             _, source, lines, codec = taken
-            release = self.jax_release
+            release, interpreter = self.jax_release, self.interpreter
             kept = self._checkers.get(uri)
             if kept is None or kept[0] != release:
                 kept = self._checkers[uri] = (release, _Slot())
@@ -185,7 +194,7 @@ class Predictions:
 
             def job() -> Mapping[str, tuple[types.Diagnostic, ...]]:
                 if slot.checker is None:  # built in the worker: the rules are imported there
-                    slot.checker = checker_for(release)
+                    slot.checker = checker_for(release, interpreter)
                 findings = slot.checker.check(source)
                 return {uri: tuple(to_diagnostic(f, lines, codec) for f in findings)}
 

@@ -136,6 +136,7 @@ class JaxerrServer(LanguageServer):
         self.interpreter = interpreter
         self.jax_release = jax_version_in(interpreter)
         self.predictions.jax_release = self.jax_release
+        self.predictions.interpreter = interpreter
         self._matcher = None  # rebuilt to prefer that release's wordings
         log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
 
@@ -303,7 +304,8 @@ class JaxerrServer(LanguageServer):
             if cells is None:
                 return None
             codec, release = self.workspace.position_codec, self.predictions.jax_release
-            return lambda: predict.notebook_diagnostics(cells, codec, release)
+            interpreter = self.predictions.interpreter
+            return lambda: predict.notebook_diagnostics(cells, codec, release, interpreter)
 
         key = notebooks.prediction_key(notebook_uri)
         self.predictions.schedule_job(key, prepare, self._run, self.sync, delay)

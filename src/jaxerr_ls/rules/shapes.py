@@ -7,8 +7,9 @@ a key array where one key goes.
 The values come from `analysis.shapes` (what the code states, carried through assignments,
 calls, transforms and loops); what JAX does with them, and the message it prints, from the
 oracle (JAX itself, run by the user's interpreter on `ShapeDtypeStruct`s). A message becomes a
-finding only when it matches one of the catalog entries below: anything else JAX said (a
-stand-in the analysis made that JAX rejects) is not the user's error and says nothing.
+finding only when it matches a catalog entry the evaluated code can be blamed for (`_blamed`):
+a body's output checks for scan/cond/vmap/grad, sizes alone when a dtype stood in, nothing that
+only abstract values raise; anything else JAX said is not the user's error and says nothing.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from functools import lru_cache
 
 from jaxerr_ls.analysis import Model
 from jaxerr_ls.analysis.shapes import Event, NoOracle, Oracle, events, oracle_for
-from jaxerr_ls.catalog.load import catalog_dir, load_curated
+from jaxerr_ls.catalog.load import load_catalog
 from jaxerr_ls.catalog.match import Matcher
-from jaxerr_ls.catalog.model import Catalog
 from jaxerr_ls.rules.base import Finding, finding
 
 log = logging.getLogger(__name__)
@@ -71,11 +71,47 @@ TYPE_ENTRIES = (
 _NOTE_MARKERS = ("<lambda> at", "worker.py", "true_fun is", "false_fun is")
 
 
+# What a body JAX calls can be blamed for: its checks of arguments and outputs.
+_TEMPLATE_ENTRIES = {
+    "scan": ("scan-",),
+    "fori": ("scan-",),
+    "while": ("scan-", "while-loop-"),
+    "cond": ("cond-",),
+    "switch": ("cond-", "switch-"),
+    "vmap": ("vmap-",),
+    "grad": ("grad-", "has-aux-"),
+}
+# Errors of abstract values only: the oracle sees every array abstract, the program may not
+# (`jnp.zeros(jnp.array(3))` runs outside jit): never predicted from an array input.
+_ABSTRACT_ONLY = (
+    "ConcretizationTypeError",
+    "TracerArrayConversionError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "NonConcreteBooleanIndexError",
+    "UnexpectedTracerError",
+)
+
+
 @lru_cache(maxsize=1)
 def _matcher() -> Matcher:
-    loaded = load_curated(catalog_dir() / "curated")
-    wanted = set(SHAPE_ENTRIES) | set(TYPE_ENTRIES)
-    return Matcher(Catalog.of(e for e in loaded.entries if e.id in wanted))
+    return Matcher(load_catalog())
+
+
+def _blamed(event: Event, entry: str) -> bool:
+    """Whether `entry` is an error of the user's code, not of how the oracle was asked."""
+    if "axis-name" in entry:
+        return False  # the axes a caller binds (vmap, pmap, shard_map) are not evaluated
+    if event.assumed:
+        return entry in SHAPE_ENTRIES
+    prefixes = _TEMPLATE_ENTRIES.get(event.kind)
+    if prefixes is not None:
+        return entry.startswith(prefixes)
+    if event.arrays:
+        text = event.message.lower()
+        abstract = "concrete" in text or "tracer" in text or "traced" in text
+        return not abstract and event.exception not in _ABSTRACT_ONLY
+    return True
 
 
 def message_text(event: Event, limit: int = 6) -> str:
@@ -109,9 +145,7 @@ class ShapesRule:
         matcher = _matcher()
         for event in events(model, self.oracle):
             found = matcher.match(event.exception, event.message)
-            if found is None or found.entry.id not in self.entries:
-                continue
-            if event.assumed and found.entry.id not in SHAPE_ENTRIES:
+            if found is None or not _blamed(event, found.entry.id):
                 continue
             fields = {k: str(v) for k, v in found.fields.items() if v is not None}
             yield finding(model, event.node, found.entry.id, message_text(event), self.id, fields)

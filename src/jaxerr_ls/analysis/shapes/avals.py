@@ -26,6 +26,8 @@ class Arr:
     dtype: str
     weak: bool = False
     assumed: bool = False  # dtype not stated: float32 stands in, only shape errors are kept
+    numpy: bool = False  # a NumPy array: NumPy's rules (not JAX's) apply between NumPy arrays
+    tracer: bool = False  # surely a tracer (made under jit, vmap, a loop or a branch)
 
     def text(self) -> str:
         return f"{self.dtype}[{','.join(str(d) for d in self.shape)}]"
@@ -52,7 +54,15 @@ class Dict:
 
 @dataclass(frozen=True)
 class DType:
+    name: str  # "float32"; or a Python type the code passes as a dtype: "int", "float"
+
+
+@dataclass(frozen=True)
+class JaxFn:
+    """A function of JAX itself passed as a value (`jax.jit(jnp.sum)`), perhaps transformed."""
+
     name: str
+    wraps: tuple[Wrap, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ class Func:
     closure: Any = field(default=None, compare=False, hash=False)
 
 
-Val = Union[Arr, Py, Seq, Dict, DType, Slice, Ellipsis_, Func, None]  # noqa: UP007 - a runtime alias
+Val = Union[Arr, Py, Seq, Dict, DType, Slice, Ellipsis_, Func, JaxFn, None]  # noqa: UP007 - a runtime alias
 
 
 def spec(value: Val) -> dict[str, Any] | None:
@@ -107,7 +117,7 @@ def spec(value: Val) -> dict[str, Any] | None:
             return None
         return {"d": pairs}
     if isinstance(value, DType):
-        return {"dt": value.name}
+        return {"ty": value.name} if value.name in PYTHON_TYPES else {"dt": value.name}
     if isinstance(value, Slice):
         parts = [spec(p) for p in value.parts]
         return None if any(p is None for p in parts) else {"sl": parts}
@@ -117,7 +127,14 @@ def spec(value: Val) -> dict[str, Any] | None:
 
 
 def from_spec(data: Any, assumed: bool = False) -> Val:
-    """A value read back from the oracle's answer."""
+    """A value read back from the oracle's answer (None when it is not a spec)."""
+    try:
+        return _from_spec(data, assumed)
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _from_spec(data: Any, assumed: bool) -> Val:
     if not isinstance(data, dict):
         return None
     if "a" in data:
@@ -127,9 +144,9 @@ def from_spec(data: Any, assumed: bool = False) -> Val:
         return Py(data["py"])
     if "t" in data or "l" in data:
         items = data.get("t", data.get("l")) or []
-        return Seq("tuple" if "t" in data else "list", tuple(from_spec(i, assumed) for i in items))
+        return Seq("tuple" if "t" in data else "list", tuple(_from_spec(i, assumed) for i in items))
     if "d" in data:
-        return Dict(tuple((str(k), from_spec(v, assumed)) for k, v in data["d"]))
+        return Dict(tuple((str(k), _from_spec(v, assumed)) for k, v in data["d"]))
     return None
 
 
@@ -146,6 +163,17 @@ def assumed(value: Val) -> bool:
     return False
 
 
+def jax_array(value: Val) -> bool:
+    """Whether the value holds a JAX array (not only NumPy arrays and Python values)."""
+    if isinstance(value, Arr):
+        return not value.numpy
+    if isinstance(value, Seq):
+        return any(jax_array(v) for v in value.items)
+    if isinstance(value, Dict):
+        return any(jax_array(v) for _, v in value.items)
+    return False
+
+
 def has_array(value: Val) -> bool:
     if isinstance(value, Arr):
         return True
@@ -158,29 +186,69 @@ def has_array(value: Val) -> bool:
     return False
 
 
-def traced(value: Val) -> Val:
-    """The value as `jit` passes it to the body: Python numbers become weakly typed scalars."""
+JAX_MODULES = (
+    "jax.numpy.",
+    "jax.lax.",
+    "jax.nn.",
+    "jax.random.",
+    "jax.scipy.",
+    "jax.image.",
+    "jax.ops.",
+)
+PYTHON_TYPES = frozenset({"int", "float", "bool", "complex"})
+
+
+def traced(value: Val, tracer: bool = True) -> Val:
+    """The value as `jit` passes it to the body: arrays (Python numbers become weakly typed
+    scalars), tracers when `tracer`."""
     if isinstance(value, Py):
         if isinstance(value.value, bool):
-            return Arr((), "bool")
+            return Arr((), "bool", tracer=tracer)
         if isinstance(value.value, int):
-            return Arr((), "int32", weak=True)
+            return Arr((), "int32", weak=True, tracer=tracer)
         if isinstance(value.value, float):
-            return Arr((), "float32", weak=True)
+            return Arr((), "float32", weak=True, tracer=tracer)
         return None
     if isinstance(value, Seq):
-        return Seq(value.kind, tuple(traced(v) for v in value.items))
+        return Seq(value.kind, tuple(traced(v, tracer) for v in value.items))
     if isinstance(value, Dict):
-        return Dict(tuple((k, traced(v)) for k, v in value.items))
+        return Dict(tuple((k, traced(v, tracer)) for k, v in value.items))
     if isinstance(value, Arr):
-        return value
+        return Arr(value.shape, value.dtype, value.weak, value.assumed, tracer=tracer)
     return None
 
 
-def key_text(values: dict[str, Val]) -> str:
+def mark(value: Val, tracer: bool, numpy: bool = False) -> Val:
+    """The arrays in the value marked tracers (made in a trace) or NumPy arrays."""
+    if isinstance(value, Arr):
+        return Arr(value.shape, value.dtype, value.weak, value.assumed, numpy, tracer)
+    if isinstance(value, Seq):
+        return Seq(value.kind, tuple(mark(v, tracer, numpy) for v in value.items))
+    if isinstance(value, Dict):
+        return Dict(tuple((k, mark(v, tracer, numpy)) for k, v in value.items))
+    return value
+
+
+def concrete_array(value: Val) -> bool:
+    """Whether the value holds an array that is not surely a tracer."""
+    if isinstance(value, Arr):
+        return not value.tracer
+    if isinstance(value, Seq):
+        return any(concrete_array(v) for v in value.items)
+    if isinstance(value, Dict):
+        return any(concrete_array(v) for _, v in value.items)
+    if isinstance(value, Slice):
+        return any(concrete_array(v) for v in value.parts)
+    return False
+
+
+def key_text(values: dict[str, Val], traced: bool = False) -> str:
     """A text that differs for arguments of different values (a call context's key)."""
     return json.dumps(
-        {k: spec(v) if not isinstance(v, Func) else id(v.node) for k, v in values.items()},
+        {
+            "": traced,
+            **{k: spec(v) if not isinstance(v, Func) else id(v.node) for k, v in values.items()},
+        },
         sort_keys=True,
     )
 

@@ -7,11 +7,13 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from jaxerr_ls.analysis.shapes.avals import (
+    JAX_MODULES,
     Arr,
     Dict,
     DType,
     Func,
     FunctionNode,
+    JaxFn,
     Py,
     Seq,
     Val,
@@ -26,7 +28,9 @@ from jaxerr_ls.analysis.shapes.avals import (
 if TYPE_CHECKING:
     from jaxerr_ls.analysis.shapes.evaluate import Evaluator, Frame
 
-_JAX_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.", "jax.image.")
+_METADATA = frozenset(
+    {"jax.numpy.shape": "shape", "jax.numpy.ndim": "ndim", "jax.numpy.size": "size"}.items()
+)
 _METHODS = frozenset(
     [
         "reshape",
@@ -58,6 +62,28 @@ _METHODS = frozenset(
         "argsort",
         "repeat",
         "diagonal",
+    ]
+)
+# NumPy's array makers: the oracle makes small ones for real (a NumPy array handed to JAX).
+_NUMPY = frozenset(
+    [
+        "numpy.zeros",
+        "numpy.ones",
+        "numpy.empty",
+        "numpy.full",
+        "numpy.arange",
+        "numpy.linspace",
+        "numpy.eye",
+        "numpy.identity",
+        "numpy.array",
+        "numpy.asarray",
+        "numpy.random.randn",
+        "numpy.random.rand",
+        "numpy.random.normal",
+        "numpy.random.uniform",
+        "numpy.random.randint",
+        "numpy.random.random",
+        "numpy.random.standard_normal",
     ]
 )
 _LOOPS = frozenset(
@@ -123,7 +149,7 @@ class Calls:
             a.arg: annotation_value(self.ev.model, a.annotation)
             for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         }
-        self.body(node, args, frame, "standalone")
+        self.body(node, args, frame)
 
     # -- calls --
     def call(self, node: ast.Call, frame: Frame) -> Val:  # noqa: C901, PLR0911, PLR0912
@@ -131,16 +157,23 @@ class Calls:
         func = node.func
         if isinstance(func, ast.Attribute) and ev.qualify(func, frame) is None:
             base = ev.expr(func.value, frame)
-            if isinstance(base, Arr):
+            if isinstance(base, Arr) and not base.numpy:
                 return self.method(node, func.attr, base, frame)
         qualified = ev.qualify(func, frame) if not isinstance(func, ast.Call) else None
         if qualified in _WRAPS and node.args:
             inner = ev.expr(node.args[0], frame)
             self.arguments(node.args[1:], node.keywords, frame)
+            wrap = self.wrap(_WRAPS[qualified], node.keywords, frame)
+            if wrap is None:
+                return None
+            if isinstance(inner, JaxFn):
+                return JaxFn(inner.name, (*inner.wraps, wrap))
             if not isinstance(inner, Func):
                 return None
-            wrap = self.wrap(_WRAPS[qualified], node.keywords, frame)
-            return None if wrap is None else Func(inner.node, (*inner.wraps, wrap), inner.closure)
+            return Func(inner.node, (*inner.wraps, wrap), inner.closure)
+        attribute = dict(_METADATA).get(qualified or "")
+        if attribute is not None and len(node.args) == 1 and not node.keywords:
+            return ev.attribute(ast.Attribute(node.args[0], attribute, ast.Load()), frame)
         if qualified in _LOOPS:
             from jaxerr_ls.analysis.shapes.loops import loop
 
@@ -148,14 +181,14 @@ class Calls:
         if qualified == "jax.ShapeDtypeStruct":
             return self.struct(node, frame)
         args, kwargs = self.arguments(node.args, node.keywords, frame)
-        if qualified is not None and qualified.startswith(_JAX_MODULES):
+        if qualified is not None and (qualified.startswith(JAX_MODULES) or qualified in _NUMPY):
             return self.jax_call(node, qualified, args, kwargs)
         if qualified is not None:
             return None
         target = (
             ev.expr(func, frame) if not isinstance(func, ast.Name) else ev.lookup(func.id, frame)
         )
-        if isinstance(target, Func) and args is not None and kwargs is not None:
+        if isinstance(target, Func | JaxFn) and args is not None and kwargs is not None:
             return self.invoke(node, target, args, kwargs, frame)
         return None
 
@@ -215,24 +248,43 @@ class Calls:
 
     # -- this file's functions --
     def invoke(
-        self, node: ast.Call, func: Func, args: list[Val], kwargs: dict[str, Val], frame: Frame
+        self,
+        node: ast.Call,
+        func: Func | JaxFn,
+        args: list[Val],
+        kwargs: dict[str, Val],
+        frame: Frame,
+        traced_body: bool = False,
     ) -> Val:
         if not func.wraps:
-            return self.apply(func, args, kwargs, frame)
-        wrap, inner = func.wraps[-1], Func(func.node, func.wraps[:-1], func.closure)
+            if isinstance(func, JaxFn):
+                return self.jax_call(node, func.name, args, kwargs)
+            return self.apply(func, args, kwargs, frame, traced_body)
+        wrap = func.wraps[-1]
+        inner: Func | JaxFn = (
+            Func(func.node, func.wraps[:-1], func.closure)
+            if isinstance(func, Func)
+            else JaxFn(func.name, func.wraps[:-1])
+        )
         if wrap.api == "checkpoint":
-            return self.invoke(node, inner, args, kwargs, frame)
+            return self.invoke(node, inner, args, kwargs, frame, traced_body)
         if wrap.api == "jit":
-            static = _static(func.node, wrap)
+            static = _static(func.node, wrap) if isinstance(func, Func) else _static_numbers(wrap)
             if static is None:
                 return None
-            names = _parameters(func.node)
+            names = _parameters(func.node) if isinstance(func, Func) else []
             passed = [
-                a if k < len(names) and names[k] in static else traced(a)
+                a if (k < len(names) and names[k] in static) or str(k) in static else traced(a)
                 for k, a in enumerate(args)
             ]
             named = {k: v if k in static else traced(v) for k, v in kwargs.items()}
-            return self.invoke(node, inner, passed, named, frame)
+            before, self.ev.tracing = self.ev.tracing, True
+            try:
+                out = self.invoke(node, inner, passed, named, frame, True)
+            finally:
+                self.ev.tracing = before
+            # What a jitted function returns is arrays: tracers inside another trace.
+            return traced(out, self.ev.tracing)
         if kwargs:
             return None
         from jaxerr_ls.analysis.shapes.loops import differentiate, vectorize
@@ -241,19 +293,34 @@ class Calls:
             return vectorize(self, node, inner, wrap, args, frame)
         return differentiate(self, node, inner, wrap, args, frame)
 
-    def apply(self, func: Func, args: list[Val], kwargs: dict[str, Val], frame: Frame) -> Val:
+    def apply(
+        self,
+        func: Func,
+        args: list[Val],
+        kwargs: dict[str, Val],
+        frame: Frame,
+        traced_body: bool = False,
+    ) -> Val:
         """The value a call of this file's function returns, its body evaluated with these
         arguments (each distinct argument list once per round, a few at most)."""
         bound = _bind_arguments(self.ev, func.node, args, kwargs, frame)
         if bound is None:
             return None
-        return self.body(func, bound, frame, key_text(bound))
+        return self.body(func, bound, frame, traced_body)
 
-    def body(self, func: Func | FunctionNode, args: dict[str, Val], frame: Frame, key: str) -> Val:
+    def body(
+        self,
+        func: Func | FunctionNode,
+        args: dict[str, Val],
+        frame: Frame,
+        traced_body: bool = False,
+    ) -> Val:
         from jaxerr_ls.analysis.shapes.evaluate import Frame as NewFrame
 
         node = func.node if isinstance(func, Func) else func
         closure = func.closure if isinstance(func, Func) else None
+        traced_body = traced_body or frame.traced or self.ev.tracing
+        key = key_text(args, traced_body)
         if id(node) in self.active or frame.depth >= _DEPTH:
             return None
         seen = self.contexts.setdefault(id(node), set())
@@ -261,13 +328,15 @@ class Calls:
             return None
         seen.add(key)
         self.active.add(id(node))
+        before, self.ev.tracing = self.ev.tracing, traced_body
         try:
-            inner = NewFrame(dict(args), frame.depth + 1, outer=closure)
+            inner = NewFrame(dict(args), frame.depth + 1, outer=closure, traced=traced_body)
             if isinstance(node, ast.Lambda):
                 return self.ev.expr(node.body, inner)
             self.ev.block(node.body, inner)
         finally:
             self.active.discard(id(node))
+            self.ev.tracing = before
         returns = inner.returns
         falls_off = not node.body or not isinstance(node.body[-1], ast.Return | ast.Raise)
         if falls_off:
@@ -313,6 +382,17 @@ def _static(node: FunctionNode, wrap: Wrap) -> set[str] | None:
     argnames = (argnames,) if isinstance(argnames, str) else argnames
     found |= {n for n in argnames or () if isinstance(n, str)}
     return found
+
+
+def _static_numbers(wrap: Wrap) -> set[str] | None:
+    """A JAX function's static arguments by position ("0", "1"...); names are not known."""
+    if wrap.option("static_argnames"):
+        return None
+    numbers = wrap.option("static_argnums", ())
+    numbers = (numbers,) if isinstance(numbers, int) else numbers
+    if not all(isinstance(n, int) and n >= 0 for n in numbers or ()):
+        return None
+    return {str(n) for n in numbers or ()}
 
 
 def _bind_arguments(

@@ -19,12 +19,15 @@ from typing import Any
 
 from jaxerr_ls.analysis.build import Model
 from jaxerr_ls.analysis.shapes.avals import (
+    JAX_MODULES,
+    PYTHON_TYPES,
     Arr,
     Dict,
     DType,
     Ellipsis_,
     Func,
     FunctionNode,
+    JaxFn,
     Py,
     Seq,
     Slice,
@@ -32,8 +35,10 @@ from jaxerr_ls.analysis.shapes.avals import (
     Wrap,
     annotation_value,
     assumed,
+    concrete_array,
     from_spec,
-    has_array,
+    jax_array,
+    mark,
     spec,
     traced,
 )
@@ -68,6 +73,7 @@ class Event:
     assumed: bool  # a dtype stood in for one the code did not state
     kind: str  # the query's kind: "call" "binop" "scan" "cond" "vmap" "grad"...
     api: str  # what was called, as the query names it
+    arrays: bool  # an input was an array not surely a tracer (the oracle saw it abstract)
 
 
 @dataclass
@@ -78,6 +84,11 @@ class Frame:
     depth: int
     returns: list[Val] = field(default_factory=list)
     outer: Frame | None = None
+    traced: bool = False  # a body JAX traces (jit, vmap, a loop, a branch): arrays are tracers
+
+    def sibling(self, env: dict[str, Val]) -> Frame:
+        """A frame for a block of the same body (a branch, a loop) starting from `env`."""
+        return Frame(env, self.depth, self.returns, self.outer, self.traced)
 
 
 class Evaluator:
@@ -88,8 +99,10 @@ class Evaluator:
         self.pending: dict[str, Query] = {}
         self.events: dict[tuple[int, int, str], Event] = {}
         self.asked = 0
+        self.tracing = False  # the body being evaluated is traced: what JAX makes is a tracer
         self.module_env: dict[str, Val] = {}
         self.single = _single_bindings(model.tree)
+        self.mutated = _mutated(model)
         self.calls = Calls(self)
         # x64 changes every default dtype: a file that turns it on is not evaluated.
         self.enabled = "enable_x64" not in model.source
@@ -139,6 +152,7 @@ class Evaluator:
                     any(assumed(v) for v in inputs),
                     str(query["kind"]),
                     str(query.get("name", query["kind"])),
+                    any(concrete_array(v) for v in inputs),
                 ),
             )
         return result
@@ -147,7 +161,10 @@ class Evaluator:
         answer = self.ask(node, query, inputs)
         if answer is None or "ok" not in answer:
             return None
-        return from_spec(answer["ok"], any(assumed(v) for v in inputs))
+        value = from_spec(answer["ok"], any(assumed(v) for v in inputs))
+        if answer.get("numpy"):
+            return mark(value, False, numpy=True)
+        return mark(value, self.tracing or any(_tracer(v) for v in inputs))
 
     # -- statements --
     def block(self, statements: list[ast.stmt], frame: Frame) -> None:
@@ -158,6 +175,12 @@ class Evaluator:
         env = frame.env
         if isinstance(node, ast.Assign):
             value = self.expr(node.value, frame)
+            if (
+                isinstance(value, Seq | Dict)
+                and _mutable(value)
+                and any(isinstance(t, ast.Name) and t.id in self.mutated for t in node.targets)
+            ):
+                value = None  # a list or dict changed in place somewhere: not what it was
             for target in node.targets:
                 if isinstance(target, ast.Tuple | ast.List) and isinstance(value, Arr):
                     value = self.unpack(node, value, len(target.elts))
@@ -186,13 +209,13 @@ class Evaluator:
         elif isinstance(node, ast.For | ast.AsyncFor | ast.While):
             names = assigned(node)
             forget(names, env)
-            inner = Frame(dict(env), frame.depth, frame.returns, frame.outer)
+            inner = frame.sibling(dict(env))
             if isinstance(node, ast.While):
                 self.expr(node.test, inner)
             else:
                 self.expr(node.iter, frame)
             self.block(node.body, inner)
-            self.block(node.orelse, Frame(dict(env), frame.depth, frame.returns, frame.outer))
+            self.block(node.orelse, frame.sibling(dict(env)))
             forget(names, env)
         elif isinstance(node, ast.With | ast.AsyncWith):
             for item in node.items:
@@ -202,9 +225,9 @@ class Evaluator:
             self.block(node.body, frame)
         elif isinstance(node, _TRY):
             names = assigned(node)
-            self.block(node.body, Frame(dict(env), frame.depth, frame.returns, frame.outer))
+            self.block(node.body, frame.sibling(dict(env)))
             for handler in node.handlers:
-                self.block(handler.body, Frame(dict(env), frame.depth, frame.returns, frame.outer))
+                self.block(handler.body, frame.sibling(dict(env)))
             forget(names, env)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             env[node.name] = self.calls.defined(node, frame)
@@ -231,7 +254,7 @@ class Evaluator:
         before = dict(frame.env)
         after: list[dict[str, Val]] = []
         for body in bodies:
-            inner = Frame(dict(before), frame.depth, frame.returns, frame.outer)
+            inner = frame.sibling(dict(before))
             self.block(body, inner)
             ended = bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue)
             if not ended:
@@ -300,7 +323,14 @@ class Evaluator:
                 return Ellipsis_()
             return None
         if isinstance(node, ast.Name):
-            return self.lookup(node.id, frame)
+            found = self.lookup(node.id, frame)
+            if found is None and not self.shadowed(node, frame):
+                if node.id in PYTHON_TYPES and node.id not in self.single:
+                    return DType(node.id)
+                qualified = self.model.qualify(node)
+                if qualified is not None and qualified.startswith(JAX_MODULES):
+                    return JaxFn(qualified)
+            return found
         if isinstance(node, ast.Tuple | ast.List):
             if any(isinstance(e, ast.Starred) for e in node.elts):
                 for e in node.elts:
@@ -336,7 +366,7 @@ class Evaluator:
             if (
                 len(node.ops) == 1
                 and type(node.ops[0]) in _COMPARE
-                and has_array(values[0]) | has_array(values[1])
+                and jax_array(values[0]) | jax_array(values[1])
             ):
                 return self.operate(node, _COMPARE[type(node.ops[0])], values[0], values[1])
             return None
@@ -375,8 +405,8 @@ class Evaluator:
                 return Seq(left.kind, left.items + right.items)
             return None
         name = _BINOPS.get(type(op))
-        if name is None or not (isinstance(left, Arr) or isinstance(right, Arr)):
-            return None
+        if name is None or not (jax_array(left) or jax_array(right)):
+            return None  # NumPy's rules between NumPy arrays
         return self.operate(node, name, left, right)
 
     def operate(self, node: ast.AST, name: str, left: Val, right: Val) -> Val:
@@ -389,8 +419,12 @@ class Evaluator:
         qualified = self.qualify(node, frame)
         if qualified is not None and _is_dtype(qualified):
             return DType(qualified.rsplit(".", 1)[-1].replace("bool_", "bool"))
+        if qualified is not None and qualified.startswith(JAX_MODULES):
+            return JaxFn(qualified)
         base = self.expr(node.value, frame)
         if not isinstance(base, Arr):
+            return None
+        if base.numpy and node.attr not in ("shape", "ndim", "size"):
             return None
         if node.attr == "shape":
             return Seq("tuple", tuple(Py(d) for d in base.shape))
@@ -417,7 +451,7 @@ class Evaluator:
             return None
         if isinstance(base, Dict) and isinstance(index, Py) and isinstance(index.value, str):
             return base.get(index.value)
-        if not isinstance(base, Arr) or isinstance(node.ctx, ast.Store | ast.Del):
+        if not isinstance(base, Arr) or isinstance(node.ctx, ast.Store | ast.Del) or base.numpy:
             return None
         if isinstance(index, Seq) and index.kind == "list":
             return None  # a list index: JAX's message is about the list, not the shape
@@ -425,6 +459,97 @@ class Evaluator:
         if a is None or i is None:
             return None
         return self.result(node, {"kind": "index", "args": [a, i]}, [base, index])
+
+
+_MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem"}
+    | {"sort", "reverse", "__setitem__", "__delitem__"}
+)
+
+
+def _mutable(value: Val) -> bool:
+    return isinstance(value, Dict) or isinstance(value, Seq) and value.kind == "list"
+
+
+_READERS = frozenset(
+    {"print", "len", "str", "repr", "isinstance", "type", "tuple", "list", "dict", "sorted"}
+    | {"sum", "min", "max", "range", "enumerate", "zip", "float", "int", "bool", "any", "all"}
+    | {"iter", "next", "hash", "id", "format"}
+)
+
+
+def _callee(model: Model, call: ast.Call) -> ast.AST | str | None:  # noqa: PLR0911
+    """What a call calls: a function of this file (also through `jax.jit(f)`, `g = jax.vmap(f)`),
+    "jax" for JAX's and NumPy's own, None when not known."""
+    func: ast.expr = call.func
+    if isinstance(func, ast.Name):
+        function = model.scopes.lookup(func.id, call)
+        if function is not None:
+            return function
+        value = model._assigned_before(func)  # noqa: SLF001 - the model's own reading
+        if isinstance(value, ast.Call):
+            func = value
+        elif func.id in _READERS:
+            return "jax"
+    if isinstance(func, ast.Call) and (model.qualify(func.func) or "").startswith("jax."):
+        inner = func.args[0] if func.args else None
+        if isinstance(inner, ast.Name):
+            return model.scopes.lookup(inner.id, call)
+        return (
+            "jax" if inner is not None and (model.qualify(inner) or "").startswith("jax.") else None
+        )
+    qualified = model.qualify(func) if not isinstance(func, ast.Call) else None
+    return "jax" if (qualified or "").startswith(("jax.", "numpy.")) else None
+
+
+def _mutated(model: Model) -> set[str]:
+    """Names whose list or dict may change in place: a mutating method called on them, an item
+    assigned or deleted, or passed to a call that is not JAX's (nor a builtin that only reads,
+    nor a function of this file that does not change that parameter)."""
+    found: set[str] = set()
+    local: list[tuple[ast.Call, ast.FunctionDef]] = []
+    for node in model.nodes:
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.attr in _MUTATORS
+            ):
+                found.add(func.value.id)
+            callee = _callee(model, node)
+            if isinstance(callee, ast.FunctionDef):
+                local.append((node, callee))
+            elif callee != "jax":
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    if isinstance(arg, ast.Name):
+                        found.add(arg.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            if isinstance(node.value, ast.Name):
+                found.add(node.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+    for call, function in local:  # this file's functions: the parameters they change
+        names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        for k, arg in enumerate(call.args):
+            if isinstance(arg, ast.Name) and (k >= len(names) or names[k] in found):
+                found.add(arg.id)
+        for keyword in call.keywords:
+            if isinstance(keyword.value, ast.Name) and (
+                keyword.arg is None or keyword.arg in found
+            ):
+                found.add(keyword.value.id)
+    return found
+
+
+def _tracer(value: Val) -> bool:
+    if isinstance(value, Arr):
+        return value.tracer
+    if isinstance(value, Seq):
+        return any(_tracer(v) for v in value.items)
+    if isinstance(value, Dict):
+        return any(_tracer(v) for _, v in value.items)
+    return False
 
 
 def bind(target: ast.expr, value: Val, env: dict[str, Val]) -> None:

@@ -15,12 +15,13 @@ from jaxerr_ls.analysis.shapes.avals import (
     Arr,
     Func,
     FunctionNode,
+    JaxFn,
     Py,
     Seq,
     Val,
     Wrap,
     from_spec,
-    key_text,
+    mark,
     spec,
     traced,
 )
@@ -48,7 +49,7 @@ def _run(calls: Calls, func: Val, values: list[Val], frame: Frame) -> Val:
     if len(names) != len(values) or func.node.args.vararg is not None:
         return None
     bound = dict(zip(names, values, strict=True))
-    return calls.body(func, bound, frame, key_text(bound))
+    return calls.body(func, bound, frame, True)
 
 
 def _inner(answer: Any, count: int) -> list[Val] | None:
@@ -166,7 +167,7 @@ def _branches(
 
 
 def vectorize(
-    calls: Calls, node: ast.Call, inner: Func, wrap: Wrap, args: list[Val], frame: Frame
+    calls: Calls, node: ast.Call, inner: Func | JaxFn, wrap: Wrap, args: list[Val], frame: Frame
 ) -> Val:
     specs = [spec(a) for a in args]
     if any(s is None for s in specs):
@@ -175,13 +176,17 @@ def vectorize(
         "kind": "vmap",
         "args": specs,
         "in_axes": wrap.option("in_axes", {"py": 0}),
-        "names": _names(inner.node),
     }
+    if isinstance(inner, JaxFn):
+        if inner.wraps:
+            return None
+        return calls.ev.result(node, {**query, "fn": inner.name}, args)
+    query["names"] = _names(inner.node)
     first = calls.ev.ask(node, query, args)
     values = _inner(first, len(args))
     if values is None:
         return None
-    out = calls.invoke(node, inner, values, {}, frame)
+    out = calls.invoke(node, inner, [mark(v, True) for v in values], {}, frame, True)
     made = spec(out)
     if made is None:
         return None
@@ -189,23 +194,31 @@ def vectorize(
 
 
 def differentiate(
-    calls: Calls, node: ast.Call, inner: Func, wrap: Wrap, args: list[Val], frame: Frame
+    calls: Calls, node: ast.Call, inner: Func | JaxFn, wrap: Wrap, args: list[Val], frame: Frame
 ) -> Val:
-    passed = [traced(a) for a in args]
+    passed = [traced(a, _tracer_in(a)) for a in args]
     specs = [spec(a) for a in passed]
     if any(s is None for s in specs):
         return None
+    query: dict[str, Any] = {
+        "kind": "grad",
+        "api": wrap.api,
+        "args": specs,
+        "argnums": wrap.option("argnums", {"py": 0}),
+        "has_aux": bool((wrap.option("has_aux") or {}).get("py")),
+    }
+    if isinstance(inner, JaxFn):
+        if inner.wraps:
+            return None
+        return calls.ev.result(node, {**query, "fn": inner.name}, passed)
     out = calls.invoke(node, inner, passed, {}, frame)
     made = spec(out)
     if made is None:
         return None
-    query = {
-        "kind": "grad",
-        "api": wrap.api,
-        "args": specs,
-        "out": made,
-        "argnums": wrap.option("argnums", {"py": 0}),
-        "has_aux": bool((wrap.option("has_aux") or {}).get("py")),
-        "names": _names(inner.node),
-    }
+    query = {**query, "out": made, "names": _names(inner.node)}
     return calls.ev.result(node, query, [*passed, out])
+
+
+def _tracer_in(value: Val) -> bool:
+    """grad's values stay as concrete as they were (a JVP tracer of a concrete value)."""
+    return isinstance(value, Arr) and value.tracer

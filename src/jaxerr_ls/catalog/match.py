@@ -64,6 +64,9 @@ class Match:
     entry: Entry
     fields: dict[str, str] = field(default_factory=dict)
     score: int = 100
+    # How the entry was found: "message" (a template, pattern or close wording), "raise_site"
+    # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
+    by: str = "message"
 
 
 def _norm(text: str) -> str:

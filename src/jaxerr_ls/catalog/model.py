@@ -6,6 +6,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+# Libraries used with JAX whose errors the catalog holds (`catalog/libraries/<name>.json.gz`),
+# with how their names read in prose.
+LIBRARIES = {
+    "flax": "Flax",
+    "equinox": "Equinox",
+    "optax": "Optax",
+    "orbax": "Orbax",
+    "chex": "Chex",
+}
+LIBRARY_TAGS = frozenset({"jax", "xla", *LIBRARIES})
+
 
 @dataclass(frozen=True)
 class Site:
@@ -106,9 +117,11 @@ class Entry:
     api_depths: tuple[int, ...] = ()
     # The first release whose API the example needs ("" = every catalogued release runs it).
     min_jax: str = ""
-    # Whose error it is: "jax", or "xla" for errors raised below JAX's Python (XLA, PJRT,
-    # jaxlib, the GPU libraries), or a library used with JAX.
+    # Whose error it is: "jax", "xla", or a library used with JAX ("flax", "equinox", "optax",
+    # "orbax", "chex"; see LIBRARIES).
     library: str = "jax"
+    # A library's releases that raise it (its own version numbers; `versions` stays JAX's).
+    library_versions: tuple[str, ...] = ()
     # Why no example proves the entry on a CPU ("" = `example` proves it): a GPU, a TPU, a
     # broken install or a second process is what raises it.
     proof_skip: str = ""
@@ -155,6 +168,7 @@ class Entry:
                 "min_jax": self.min_jax or None,
                 "proof_skip": self.proof_skip or None,
                 "evidence": list(self.evidence),
+                "library_versions": list(self.library_versions),
             }
         )
         return data

@@ -354,7 +354,8 @@ class Matcher:
         """Every entry whose pattern or template matches the message, whatever its class, with
         its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
         text = message[:MAX_MESSAGE]
-        return [(key, found) for _, key, found in self._ranked(text, looks_like_status(text))]
+        runtime = looks_like_status(text, wrapped=False)
+        return [(key, found) for _, key, found in self._ranked(text, runtime)]
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:

@@ -122,12 +122,16 @@ def test_catalog_list_json_has_contract_fields() -> None:
             "message",
             "title",
             "curated",
+            "library",
             "apis",
             "fixes",
             "raised_at",
             "example",
         }
         assert e["curated"] is True and e["example"]["before"] and e["example"]["after"]
+    libraries = {e["id"]: e["library"] for e in entries}
+    assert libraries["eager-shard-map-ref"] == "jax"
+    assert libraries["flax-scope-param-shape"] == "flax"
 
 
 def test_catalog_show() -> None:

@@ -122,6 +122,11 @@ class Entry:
     library: str = "jax"
     # A library's releases that raise it (its own version numbers; `versions` stays JAX's).
     library_versions: tuple[str, ...] = ()
+    # Why no example proves the entry on a CPU ("" = `example` proves it): a GPU, a TPU, a
+    # broken install or a second process is what raises it.
+    proof_skip: str = ""
+    # Public threads where users met it (URLs): the evidence behind `frequency`.
+    evidence: tuple[str, ...] = ()
 
     @property
     def condition(self) -> str:
@@ -161,6 +166,8 @@ class Entry:
                 "wordings": [w.to_json() for w in self.wordings],
                 "api_depths": list(self.api_depths),
                 "min_jax": self.min_jax or None,
+                "proof_skip": self.proof_skip or None,
+                "evidence": list(self.evidence),
                 "library_versions": list(self.library_versions),
             }
         )

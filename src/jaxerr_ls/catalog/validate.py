@@ -27,8 +27,9 @@ def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None
                     f"{where}: field 'apis': '{api}' is not a qualified"
                     f" {' or '.join(sorted(roots))} name"
                 )
-        if entry.example is None:
+        if entry.example is None and not entry.proof_skip:
             problems.append(
-                f"{where}: field 'example': curated entries need a before/after example"
+                f"{where}: field 'example': curated entries need a before/after example "
+                "(or 'proof_skip' saying why none can run on a CPU)"
             )
     return problems

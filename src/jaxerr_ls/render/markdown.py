@@ -155,20 +155,26 @@ def render_api_hover(
     release: str | None = None,
     known: Sequence[str] = (),
     site_url: str = "",
+    here: int = 0,
 ) -> str:
     """What `api` can raise: the first FULL entries in full, then one line each, then a count.
     `release` is the user's JAX: its wording of a message is shown when it differs; `site_url`
-    adds a link to each entry's page on a published catalog site."""
+    adds a link to each entry's page on a published catalog site. The first `here` entries are
+    what this call risks on its line (`render/hover_rank.py`): always in full, and said so."""
     count = len(entries)
     noun = "error" if count == 1 else "errors"
     if markdown:
         blocks = [f"### `{api}` — {count} catalogued {noun} (jaxerr)"]
     else:
         blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
+    if here:
+        ids = ", ".join(f"`{e.id}`" if markdown else e.id for e in entries[:here])
+        blocks.append(f"{'**' if markdown else ''}At risk here{'**' if markdown else ''}: {ids}")
     render = _full_markdown if markdown else _full_plain
-    for entry in entries[:FULL]:
+    full = max(FULL, here)
+    for entry in entries[:full]:
         blocks += render(entry, api, release, known, site_url)
-    rest = entries[FULL:]
+    rest = entries[full:]
     if rest:
         lines = [f"{'**' if markdown else ''}{len(rest)} more{'**' if markdown else ''}:"]
         lines += [_short(entry, markdown) for entry in rest[:LISTED]]

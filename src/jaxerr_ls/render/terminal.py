@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jaxerr_ls.catalog import Entry
+from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.explain.model import Explanation
@@ -184,6 +185,9 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
         sure = "" if match.score >= 100 else style.dim(f"  (match score {match.score})")
         body = render_entry(entry, style, full=False)
         out.append("  " + body[0] + sure)
+        how = identified_words(match, tb.exception)
+        if how:
+            out.append(style.dim("  " + how))
         out += body[1:]
         if match.fields:
             values = ", ".join(f"{k} = {v}" for k, v in match.fields.items())

@@ -274,6 +274,18 @@ class Matcher:
             self._below = built
         return self._below
 
+    def below_templates(self) -> list[Template]:
+        """Every template below JAX's Python, compiled (the site's search ships them)."""
+        out: list[Template] = []
+        for _, entry, wording in self._below_templates():
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is not None:
+                out.append(built[0])
+        return out
+
     def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
         """Templates of errors below JAX's Python, tried where each wrapped status starts; only
         the innermost status that matches is kept: it says what failed, the wrappers around it

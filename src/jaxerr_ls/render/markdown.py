@@ -40,8 +40,10 @@ def _fix(entry: Entry) -> str:
     if entry.solutions:
         return one_line(entry.solutions[0])
     if entry.raised_at:
+        from jaxerr_ls.catalog.libraries import raiser
+
         site = entry.raised_at[0]
-        return f"see where JAX raises it: {site.file}:{site.line} ({site.function})"
+        return f"see where {raiser(entry)} raises it: {site.file}:{site.line} ({site.function})"
     return ""
 
 
@@ -57,11 +59,22 @@ def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Se
         if api in entry.apis and entry.api_depths:
             when += f" ({depth_words(depth_of(entry, api))})"
         parts.append(when[0].upper() + when[1:])
-        parts.append(f"[source]({source_link(site)})" if markdown else source_link(site))
+        link = source_link(site)
+        if link:
+            parts.append(f"[source]({link})" if markdown else link)
     if entry.versions:
         parts.append("JAX " + release_ranges(entry.versions, known))
+    elif entry.library_versions:
+        from jaxerr_ls.catalog.libraries import release_label
+
+        parts.append(release_label(entry))
     line = " · ".join(parts)
-    if entry.wordings:
+    if entry.wordings and not entry.versions and entry.library_versions:
+        from jaxerr_ls.catalog.libraries import raiser
+
+        line += "  \n" if markdown else "\n  "
+        line += f"Worded differently in older {raiser(entry)} releases"
+    elif entry.wordings:
         from jaxerr_ls.render.facts import wording_for
 
         mine = wording_for(entry, release)

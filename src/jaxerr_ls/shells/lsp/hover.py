@@ -14,7 +14,8 @@ from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth
 from jaxerr_ls.shells.lsp.convert import Lines
 
 if TYPE_CHECKING:
-    from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.catalog import Catalog, Entry
+    from jaxerr_ls.catalog.hover_index import HoverSource
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def hover_context(
 def hover_result(
     target: Target,
     api: str,
-    catalog: Catalog,
+    source: HoverSource,
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
@@ -91,17 +92,17 @@ def hover_result(
     site_url: str = "",
     line_ids: Sequence[str] = (),
     shape_ids: Sequence[str] = (),
+    catalog: Catalog | None = None,
 ) -> types.Hover | None:
-    from jaxerr_ls.render.facts import catalog_releases
+    """`line_ids`/`shape_ids`: what this call risks here (`hover_context`); their entries come
+    from the API's own or, for one it does not list, from `catalog` when it is loaded."""
     from jaxerr_ls.render.hover_rank import rank_hover
 
-    own = catalog.for_api(api)
+    own = source.for_api(api)  # lookup; the ranking puts what this call risks here first
     if not own:
         return None
     ranked = rank_hover(
-        own,
-        [e for e in map(catalog.get, line_ids) if e is not None],
-        [e for e in map(catalog.get, shape_ids) if e is not None],
+        own, known_entries(line_ids, own, catalog), known_entries(shape_ids, own, catalog)
     )
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     word = ServerTextRange(
@@ -112,14 +113,14 @@ def hover_result(
         contents=types.MarkupContent(
             kind=kind,
             value=render_api_hover(
-                api,
-                ranked.entries,
-                markdown,
-                release,
-                catalog_releases(catalog),
-                site_url,
-                ranked.here,
+                api, ranked.entries, markdown, release, source.releases, site_url, ranked.here
             ),
         ),
         range=codec.range_to_client_units(lines, word),
     )
+
+
+def known_entries(ids: Sequence[str], own: Sequence[Entry], catalog: Catalog | None) -> list[Entry]:
+    by_id = {entry.id: entry for entry in own}
+    found = (by_id.get(i) or (catalog.get(i) if catalog is not None else None) for i in ids)
+    return [entry for entry in found if entry is not None]

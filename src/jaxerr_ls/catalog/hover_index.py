@@ -68,26 +68,31 @@ class HoverIndex:
 
     def __init__(
         self,
-        stream: BinaryIO,
+        path: Path,
         start: int,
         apis: Mapping[str, tuple[int, ...]],
         ends: array[int],
         releases: tuple[str, ...],
     ) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
+        self.path = path
         self._start = start
         self.apis = apis
         self._ends = ends
         self.releases = releases
         self._entries: dict[int, Entry] = {}
+        # Kept open: another environment's server may replace the cache's index file (one
+        # catalog at a time), and an open file still reads what it was.
+        self._stream: BinaryIO | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def open(cls, path: Path) -> HoverIndex | None:
         """The index at `path`; None when it is missing or not one (it is then rebuilt)."""
         try:
-            # Kept open: the file may be replaced (another catalog's index) while it is read.
             stream = path.open("rb")
+        except OSError:
+            return None
+        try:
             if stream.read(len(MAGIC)) != MAGIC:
                 stream.close()
                 return None
@@ -96,20 +101,25 @@ class HoverIndex:
             ends = array("Q")
             ends.frombytes(header["ends"])
             start = len(MAGIC) + LENGTH.size + size  # offsets count from the end of the header
-            return cls(stream, start, header["apis"], ends, tuple(header["releases"]))
+            index = cls(path, start, header["apis"], ends, tuple(header["releases"]))
         except Exception:  # noqa: BLE001 - a bad index is only a slower first hover
+            stream.close()
             return None
+        index._stream = stream
+        return index
 
     def for_api(self, api: str) -> tuple[Entry, ...]:
         numbers = self.apis.get(api, ())
         missing = [n for n in numbers if n not in self._entries]
         if missing:
             with self._lock:
+                if self._stream is None:  # made by hand rather than by `open`
+                    self._stream = self.path.open("rb")
                 for number in missing:
                     begin = self._ends[number - 1] if number else 0
                     self._stream.seek(self._start + begin)
-                    size = self._ends[number] - begin
-                    self._entries[number] = pickle.loads(self._stream.read(size))
+                    blob = self._stream.read(self._ends[number] - begin)
+                    self._entries[number] = pickle.loads(blob)
         return tuple(self._entries[n] for n in numbers)
 
 

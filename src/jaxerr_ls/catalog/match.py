@@ -31,6 +31,8 @@ FUZZY_CUTOFF = 88
 MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
+# A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
+_PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 
 
 class TemplateError(ValueError):
@@ -62,6 +64,9 @@ class Match:
     entry: Entry
     fields: dict[str, str] = field(default_factory=dict)
     score: int = 100
+    # How the entry was found: "message" (a template, pattern or close wording), "raise_site"
+    # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
+    by: str = "message"
 
 
 def _norm(text: str) -> str:
@@ -143,16 +148,35 @@ def same_class(printed: str, expected: str) -> bool:
     return printed == expected or (printed in RUNTIME_CLASSES and expected in RUNTIME_CLASSES)
 
 
-def _segment_template(template: Template) -> tuple[Template, str, str] | None:
+def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Template, str] | None:
     """A template of an error below JAX's Python, matchable where a wrapped status starts: the
-    body without its status code; it may end where the wrapper's text goes on (`; ...`)."""
-    body = strip_status(template.message)
+    body without its status code (one compile: thousands are built on the first runtime error);
+    it may end where the wrapper's text goes on (`; ...`). Also: the body's longest literal."""
+    message = entry.message if wording is None else wording.message
     try:
-        source, _, literals = compile_template(body)
+        source, names, literals = compile_template(strip_status(message))
     except TemplateError:
         return None
+    normalised = [_norm(piece) for piece in literals]
+    literal_len = sum(len(piece) for piece in normalised)
+    if literal_len < MIN_LITERAL:
+        return None
     ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
-    return template, r"\s*" + source + ending, strip_status(template.longest)
+    template = Template(
+        entry=entry,
+        regex_source=r"\s*" + source + ending,
+        names=names,
+        prefix=normalised[0],
+        whole_word=False,
+        longest=max(normalised, key=len),
+        literal_len=literal_len,
+        message=message,
+        current=wording is None,
+        versions=wording.versions if wording is not None else (),
+        exception=wording.exception if wording is not None else "",
+        authored=wording is not None and wording.curated,
+    )
+    return template, template.longest
 
 
 class Matcher:
@@ -172,7 +196,8 @@ class Matcher:
         # XLA's and jaxlib's generated messages: thousands, tried only on runtime errors, built
         # on the first one (the server's start and JAX's own errors never pay for them).
         self._below_entries: list[Entry] = []
-        self._below: list[tuple[Template, str, str]] | None = None
+        self._below: list[tuple[str, Entry, Wording | None]] | None = None
+        self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
         for entry in catalog.entries:
             if entry.library == XLA and not entry.curated:
                 self._below_entries.append(entry)
@@ -233,50 +258,74 @@ class Matcher:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
 
-    def _below_templates(self) -> list[tuple[Template, str, str]]:
+    def _below_templates(self) -> list[tuple[str, Entry, Wording | None]]:
+        """(longest literal piece, entry, wording) of every template below JAX's Python: cheap
+        to list; a template is compiled only when its longest piece is in a message."""
         if self._below is None:
-            built: list[tuple[Template, str, str]] = []
-            curated = [t for t in self.templates if t.entry.library == XLA]
-            generated = [t for e in self._below_entries for t in [_build(e)] if t is not None]
-            for template in curated + generated:
-                found = _segment_template(template)
-                if found is not None:
-                    built.append(found)
+            built: list[tuple[str, Entry, Wording | None]] = []
+            curated = [e for e in self.catalog.entries if e.library == XLA and e.curated]
+            for entry in curated + self._below_entries:
+                for wording in (None, *entry.wordings):
+                    text = strip_status(entry.message if wording is None else wording.message)
+                    pieces = [_norm(p) for p in _PIECES.split(text)]
+                    longest = max(pieces, key=len).replace("{{", "{").replace("}}", "}")
+                    if len(longest) >= 4:
+                        built.append((longest, entry, wording))
             self._below = built
         return self._below
 
+    def below_templates(self) -> list[Template]:
+        """Every template below JAX's Python, compiled (the site's search ships them)."""
+        out: list[Template] = []
+        for _, entry, wording in self._below_templates():
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is not None:
+                out.append(built[0])
+        return out
+
     def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
-        """Templates of errors below JAX's Python, tried where each wrapped status starts."""
+        """Templates of errors below JAX's Python, tried where each wrapped status starts; only
+        the innermost status that matches is kept: it says what failed, the wrappers around it
+        only where (`Failed to execute XLA Runtime executable: {...}`)."""
         normalised = _norm(text)
         starts: list[int] | None = None
-        for template, source, longest in self._below_templates():
+        hits: list[tuple[int, Template, dict[str, str]]] = []
+        for longest, entry, wording in self._below_templates():
             if longest not in normalised:
                 continue
-            regex = self._regexes.get(source)
-            if regex is None:
-                regex = self._regexes[source] = re.compile(source, re.DOTALL)
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is None:
+                continue
+            template = built[0]
+            regex = self._regex(template)
             starts = segment_starts(text) if starts is None else starts
             for start in reversed(starts):
                 found = regex.match(text, start)
-                if found is None:
-                    continue
-                fields = dict(
-                    zip(template.names, (g.strip() for g in found.groups()), strict=False)
-                )
-                key = (
-                    0,
-                    template.authored,
-                    self.in_release(template),
-                    template.current,
-                    self.live(template.entry),
-                    # The innermost status says what failed; the wrappers around it only say
-                    # where (`Failed to execute XLA Runtime executable: {...}`).
-                    start * 10_000 + template.literal_len,
-                    template.entry.curated,
-                    not template.entry.patterns,
-                )
-                yield template.cls, key, Match(template.entry, fields, 100)
-                break
+                if found is not None:
+                    values = (g.strip() for g in found.groups())
+                    hits.append((start, template, dict(zip(template.names, values, strict=False))))
+                    break
+        innermost = max((start for start, _, _ in hits), default=0)
+        for start, template, fields in hits:
+            if start != innermost:
+                continue
+            key = (
+                0,
+                template.authored,
+                self.in_release(template),
+                template.current,
+                self.live(template.entry),
+                template.literal_len,
+                template.entry.curated,
+                not template.entry.patterns,
+            )
+            yield template.cls, key, Match(template.entry, fields, 100)
 
     def _ranked(
         self, text: str, runtime: bool = False
@@ -317,7 +366,8 @@ class Matcher:
         """Every entry whose pattern or template matches the message, whatever its class, with
         its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
         text = message[:MAX_MESSAGE]
-        return [(key, found) for _, key, found in self._ranked(text, looks_like_status(text))]
+        runtime = looks_like_status(text, wrapped=False)
+        return [(key, found) for _, key, found in self._ranked(text, runtime)]
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:
@@ -335,6 +385,16 @@ class Matcher:
                 return best[1]
             # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
             return Match(best[1].entry, best[1].fields, 85)
+        if not runtime:
+            # jaxlib's C++ raises Python errors too (`ValueError`, `TypeError`): its messages are
+            # tried, for the same class only, once nothing of JAX's own matched.
+            below = [
+                (rank, found)
+                for printed_by, rank, found in self._ranked_below(text)
+                if printed_by == cls
+            ]
+            if below:
+                return max(below, key=lambda hit: hit[0])[1]
         return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0]))
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:

@@ -21,7 +21,7 @@ from jaxerr_ls.extract.index import (
     site_apis,
     skip_counts,
 )
-from jaxerr_ls.extract.libraries import LIBRARIES, adjust_sites, library_of
+from jaxerr_ls.extract.libraries import LIBRARIES, adjust_sites, library_of, shortest_names
 from jaxerr_ls.extract.releases import Change, Release, merge_releases, render_releases
 from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.source import Source, SourceError, read_source
@@ -102,6 +102,8 @@ def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> E
         resolver = Resolver(modules)
         graph = build_graph(modules, resolver)
         roots = public_roots(modules, resolver, source.package, plain_imports=library is not None)
+        if library is not None:
+            roots = shortest_names(roots)
         reached = reach(graph, roots, max_hops)
     found = [s for m in modules.values() for s in m.sites]
     if library is not None:

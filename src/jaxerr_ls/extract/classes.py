@@ -109,7 +109,16 @@ def _init_message(init: ast.FunctionDef) -> tuple[str | None, tuple[str, str] | 
                 return None, (argument.id, _fill(wrapped, assigned, argument.id))
         return None, None
     template = template_of(argument, lookup)
-    return (None if isinstance(template, Skip) else _fill(template, assigned, ""), None)
+    if isinstance(template, Skip):
+        return None, None
+    filled = _fill(template, assigned, "")
+    # `error_msg = f'{message} ({page}#{module_name}.{class_name})'; super().__init__(error_msg)`:
+    # a wrapper too (older FlaxError), told by the class's own name in it.
+    holes = {p.name for p in parse_template(filled) if isinstance(p, Hole)}
+    named = sorted(holes & params)
+    if named and holes & {_NAME, _MODULE}:
+        return None, (named[0], filled)
+    return filled, None
 
 
 def _fill(template: str, assigned: Mapping[str, list[ast.expr]], keep: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from jaxerr_ls.extract.apis import Resolver
+from jaxerr_ls.extract.apis import Node, Resolver
 from jaxerr_ls.extract.classes import Chain, apply_classes, resolve_classes
 from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.walk import ModuleFacts
@@ -42,7 +42,7 @@ LIBRARIES: Mapping[str, Library] = {
             "flax",
             "flax",
             "flax",
-            ("0.6.11", "0.8.5", "0.10.7", "0.12.8"),
+            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.0", "0.12.8"),
             "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
         ),
         Library(
@@ -99,6 +99,17 @@ def adjust_sites(
     return out_sites, out_skipped
 
 
+def shortest_names(roots: Mapping[Node, set[str]]) -> dict[Node, set[str]]:
+    """A library's modules are public by name (`flax.linen.module`), so one function is reached
+    as `flax.linen.Module.apply` and `flax.linen.module.Module.apply`: keep the shortest names
+    (what users import), not every module path to the same code."""
+    out: dict[Node, set[str]] = {}
+    for node, names in roots.items():
+        fewest = min(name.count(".") for name in names)
+        out[node] = {name for name in names if name.count(".") == fewest}
+    return out
+
+
 def _prefixed(site: RaiseSite, file: str, exception: str, prefix: str) -> RaiseSite:
     top = site.function.split(".", 1)[0]
     if site.file != file or site.exception != exception or not top.startswith("assert_"):
@@ -126,7 +137,8 @@ def download(library: Library, into: Path, releases: Sequence[str] = ()) -> list
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             found = sorted(into.glob(f"{stem}-{version}-*.whl"))
             if not found:
-                failed = done.stderr[-400:]
-                raise OSError(f"pip download {library.dist}=={version} failed: {failed}")
+                raise OSError(
+                    f"pip download {library.dist}=={version} failed: {done.stderr[-400:]}"
+                )
         wheels.append(found[0])
     return wheels

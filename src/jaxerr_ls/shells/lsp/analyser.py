@@ -66,7 +66,12 @@ class Analyser:
         return outbox
 
     def submit(
-        self, kind: str, key: str, release: str | None, payload: Any
+        self,
+        kind: str,
+        key: str,
+        release: str | None,
+        payload: Any,
+        interpreter: str | None = None,
     ) -> asyncio.Future[Results]:
         """Analyse a file's text (`kind` "file") or a notebook's cells ("cells") in the worker."""
         loop = asyncio.get_running_loop()
@@ -75,7 +80,7 @@ class Analyser:
             outbox = self._start()
             job = next(self._ids)
             self._waiting[job] = (loop, future, self._process)
-        outbox.put((kind, job, key, release, payload))
+        outbox.put((kind, job, key, (release, interpreter), payload))
         return future
 
     def cancel(self, key: str) -> None:

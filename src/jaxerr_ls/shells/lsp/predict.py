@@ -101,6 +101,7 @@ class Analysis:
     payload: Any
     convert: Callable[[Results], Diagnostics]
     version: int | None = None
+    interpreter: str | None = None  # whose JAX answers the shape rules (None: the worker's)
 
 
 # What a prediction computes (an `Analysis` for the worker, or a callable in the tests' threads).
@@ -132,6 +133,7 @@ class Predictions:
         # Tells the worker to stop a key's analysis and drop its state (set by the server).
         self.cancel: Callable[[str], None] = lambda key: None
         self._too_big: dict[str, int] = {}  # URI -> line count last logged as over MAX_LINES
+        self.interpreter: str | None = None  # whose JAX answers the shape rules (None: ours)
 
     def get(self, uri: str) -> tuple[types.Diagnostic, ...]:
         found = self._by_uri.get(uri, ())
@@ -202,7 +204,8 @@ class Predictions:
             def convert(found: Results) -> Diagnostics:
                 return {uri: tuple(to_diagnostic(f, lines, codec) for f in found.get(uri, ()))}
 
-            return Analysis("file", uri, self.jax_release, source, convert, version)
+            release, interpreter = self.jax_release, self.interpreter
+            return Analysis("file", uri, release, source, convert, version, interpreter)
 
         self.schedule_job(uri, prepare, run, publish, delay)
 

@@ -14,7 +14,13 @@ from lsprotocol import types
 
 from jaxerr_ls.shells.lsp import actions, notebooks, preload
 from jaxerr_ls.shells.lsp.convert import norm_uri, to_changes
-from jaxerr_ls.shells.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
+from jaxerr_ls.shells.lsp.hover import (
+    fast_target,
+    hover_context,
+    hover_result,
+    inferred_api,
+    markdown_supported,
+)
 from jaxerr_ls.shells.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
 from jaxerr_ls.shells.lsp.watch import GLOB
 
@@ -95,7 +101,15 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     markdown = markdown_supported(ls.client_capabilities)
     release, site_url = ls.jax_release, ls.settings.site_url
     codec = doc.position_codec
-    return hover_result(target, api, source, markdown, lines, codec, release, site_url)
+    # What this call risks here: the diagnostics on its line and on the lines its shape ties to
+    # it, then what the shape itself says (issue 19).
+    diagnostics = ls.diagnostics(norm_uri(doc.uri))
+    line_ids, shape_ids = hover_context(doc.source, where.line, where.character, api, diagnostics)
+    loaded = ls.catalog_future()
+    catalog = loaded.result() if loaded.done() else None
+    return hover_result(
+        target, api, source, markdown, lines, codec, release, site_url, line_ids, shape_ids, catalog
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

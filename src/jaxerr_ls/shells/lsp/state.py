@@ -140,6 +140,7 @@ class JaxerrServer(LanguageServer):
         self.interpreter = interpreter
         self.jax_release = jax_version_in(interpreter)
         self.predictions.jax_release = self.jax_release
+        self.predictions.interpreter = interpreter
         self._matcher = None  # rebuilt to prefer that release's wordings
         log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
 
@@ -286,7 +287,7 @@ class JaxerrServer(LanguageServer):
 
     # -- predicted diagnostics (rules over the open document's text) --
     def _run(self, job: predict.Analysis) -> asyncio.Future[predict.Diagnostics]:
-        found = self.analyser.submit(job.kind, job.key, job.release, job.payload)
+        found = self.analyser.submit(job.kind, job.key, job.release, job.payload, job.interpreter)
         return asyncio.ensure_future(_converted(found, job.convert))
 
     def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:
@@ -319,7 +320,10 @@ class JaxerrServer(LanguageServer):
                 return predict.cell_diagnostics(cells, codec, found)
 
             payload = [(uri, text) for uri, text, _ in cells]
-            return predict.Analysis("cells", key, release, payload, convert)
+            interpreter = self.predictions.interpreter
+            return predict.Analysis(
+                "cells", key, release, payload, convert, interpreter=interpreter
+            )
 
         key = notebooks.prediction_key(notebook_uri)
         self.predictions.schedule_job(key, prepare, self._run, self.sync, delay)

@@ -7,8 +7,9 @@ core with them.
 
 Protocol (stdin -> worker, stdout -> server): frames of a 4-byte big-endian length and a pickle
 of a tuple. The server is this process's parent and its only peer, so pickle is safe here.
-  ("file", job, key, release, source)        analyse a file (incrementally, per key)
-  ("cells", job, key, release, [(uri, src)]) analyse a notebook's code cells as one program
+  ("file", job, key, rules, source)        analyse a file (incrementally, per key)
+  ("cells", job, key, rules, [(uri, src)]) analyse a notebook's code cells as one program
+  (rules: (JAX release, interpreter whose JAX answers the shape rules), each None when unknown)
   ("cancel", key)                             stop the key's running job, drop its queued ones
                                               and its incremental state (the document closed)
   -> ("done", job, {uri: [Found, ...]})  |  ("stopped", job, why)  |  ("failed", job, message)
@@ -109,7 +110,7 @@ class Worker:
         self.running: tuple[int, str] | None = None  # (job, key)
         self.why = ""
         self.cancelled: set[str] = set()  # keys whose queued jobs are dropped
-        self.checkers: dict[str, tuple[str | None, IncrementalChecker]] = {}
+        self.checkers: dict[str, tuple[tuple[str | None, str | None], IncrementalChecker]] = {}
 
     def read(self, stream: IO[bytes]) -> None:
         while (message := read_frame(stream)) is not None:
@@ -145,7 +146,7 @@ class Worker:
             if message[0] == "cancel":
                 self.checkers.pop(message[1], None)
                 continue
-            kind, job, key, release, payload = message
+            kind, job, key, rules, payload = message
             timer = threading.Timer(self.budget, self._over_budget, (job, key))
             timer.daemon = True
             reply: tuple[Any, ...]
@@ -156,7 +157,7 @@ class Worker:
                             raise _Skipped
                         self.running = (job, key)
                     timer.start()
-                    result = self.analyse(kind, key, release, payload)
+                    result = self.analyse(kind, key, rules, payload)
                 finally:
                     with self.lock:
                         self.running = None
@@ -173,20 +174,23 @@ class Worker:
             write_frame(self.out, reply)
 
     def analyse(
-        self, kind: str, key: str, release: str | None, payload: Any
+        self, kind: str, key: str, rules: tuple[str | None, str | None], payload: Any
     ) -> dict[str, list[Found]]:
         from jaxerr_ls.rules import check_cells, rules_for
 
+        release, interpreter = rules
+
         if kind == "cells":
             found: dict[str, list[Found]] = {uri: [] for uri, _ in payload}
-            for uri, finding in check_cells(payload, rules_for(release)):
+            for uri, finding in check_cells(payload, rules_for(release, interpreter)):
                 found[uri].append(_found(finding))
             return found
         kept = self.checkers.get(key)
-        if kept is None or kept[0] != release:
+        if kept is None or kept[0] != rules:
             from jaxerr_ls.rules.incremental import IncrementalChecker
 
-            kept = self.checkers[key] = (release, IncrementalChecker(rules_for(release)))
+            checker = IncrementalChecker(rules_for(release, interpreter))
+            kept = self.checkers[key] = (rules, checker)
         return {key: [_found(f) for f in kept[1].check(payload)]}
 
 

@@ -27,8 +27,14 @@ def relu(x):
 
 
 def long_file(blocks: int) -> str:
+    """Seconds of analysis per thousand blocks (scan, grad and vmap in each jitted function)."""
     body = "".join(
-        f"\n\n@jax.jit\ndef step_{n}(x):\n    y = jax.numpy.sin(x)\n    return y * {n}\n"
+        f"\n\n@jax.jit\ndef step_{n}(x, n):\n"
+        "    def body(carry, y):\n        return carry + jax.numpy.sin(y), carry\n"
+        "    total, ys = jax.lax.scan(body, 0.0, x)\n"
+        "    g = jax.grad(lambda z: jax.numpy.sum(z ** 2))(x)\n"
+        "    v = jax.vmap(jax.numpy.cos)(x)\n"
+        "    return total + jax.numpy.zeros(n).sum() + g.sum() + v.sum()\n"
         for n in range(blocks)
     )
     return "import jax\n" + body
@@ -73,11 +79,11 @@ def test_cancel_stops_a_long_analysis_and_the_next_is_served(analyser: Analyser)
 def test_over_budget_analysis_is_stopped(
     analyser: Analyser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("JAXERR_LS_ANALYSIS_BUDGET", "2")
+    monkeypatch.setenv("JAXERR_LS_ANALYSIS_BUDGET", "5")
 
     async def scenario() -> None:
-        with pytest.raises(Stopped, match="over the 2 s budget"):
-            await asyncio.wait_for(analyser.submit("file", "long.py", None, long_file(3000)), 120)
+        with pytest.raises(Stopped, match="over the 5 s budget"):
+            await asyncio.wait_for(analyser.submit("file", "long.py", None, long_file(6000)), 120)
         results = await asyncio.wait_for(analyser.submit("file", "a.py", None, "import jax\n"), 60)
         assert results == {"a.py": []}
 

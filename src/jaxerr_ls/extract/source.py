@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import ast
 import re
+import tarfile
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
-_VERSION = re.compile(r"""^_version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+# `_version = "0.4.26"` since 0.2.x's refactor; `__version__ = "0.1.55"` before it.
+_VERSION = re.compile(
+    r"""^_{1,2}version_{0,2}\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE
+)
+_PKG_VERSION = re.compile(r"^Version:\s*(\S+)\s*$", re.MULTILINE)
 
 
 class SourceError(ValueError):
@@ -27,10 +32,13 @@ class Source:
 
 
 def read_source(path: Path) -> Source:
-    """The `jax` package under `path`: a wheel, the package directory or a checkout holding it."""
+    """The `jax` package under `path`: a wheel, a source distribution (`jax-0.1.77.tar.gz`, the
+    only form of releases before 0.4.1), the package directory or a checkout holding it."""
     if path.is_file():
+        if path.name.endswith((".tar.gz", ".tgz")) and tarfile.is_tarfile(path):
+            return _from_sdist(path)
         if not zipfile.is_zipfile(path):
-            raise SourceError(f"{path}: not a wheel (zip) file")
+            raise SourceError(f"{path}: not a wheel (zip) file or source distribution (.tar.gz)")
         return _from_wheel(path)
     for candidate in (path, path / "jax"):
         if (candidate / "version.py").is_file() and (candidate / "__init__.py").is_file():
@@ -53,6 +61,34 @@ def _from_wheel(wheel: Path) -> Source:
             if name.startswith("jax/") and name.endswith(".py"):
                 files[name] = archive.read(name).decode("utf-8", errors="replace")
     return _source(files, wheel.name)
+
+
+def _from_sdist(sdist: Path) -> Source:
+    """`jax-0.1.77/jax/...` -> `jax/...`; the version from `PKG-INFO` when `jax/version.py` is
+    missing (0.1 had none)."""
+    files: dict[str, str] = {}
+    pkg_info = ""
+    with tarfile.open(sdist, "r:gz") as archive:
+        for member in archive.getmembers():
+            parts = PurePosixPath(member.name).parts
+            if not member.isfile() or len(parts) < 2:
+                continue
+            inner = "/".join(parts[1:])
+            if inner == "PKG-INFO":
+                pkg_info = _read_member(archive, member)
+            elif inner.startswith("jax/") and inner.endswith(".py"):
+                files[inner] = _read_member(archive, member)
+    if "jax/version.py" not in files:
+        found = _PKG_VERSION.search(pkg_info)
+        if found is None:
+            raise SourceError(f"{sdist.name}: neither jax/version.py nor a PKG-INFO version")
+        files["jax/version.py"] = f'_version = "{found.group(1)}"\n'
+    return _source(dict(sorted(files.items())), sdist.name)
+
+
+def _read_member(archive: tarfile.TarFile, member: tarfile.TarInfo) -> str:
+    handle = archive.extractfile(member)
+    return handle.read().decode("utf-8", errors="replace") if handle is not None else ""
 
 
 def _source(files: dict[str, str], label: str | None) -> Source:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
-from jaxerr_ls.render.markdown import render_api_hover
+from jaxerr_ls.render.markdown import FULL, render_api_hover
 from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth_inferring
 from jaxerr_ls.shells.lsp.convert import Lines
 
@@ -65,11 +65,19 @@ def hover_result(
     release: str | None = None,
     site_url: str = "",
 ) -> types.Hover | None:
+    from jaxerr_ls.catalog.older import loaded_older
     from jaxerr_ls.render.facts import catalog_releases
 
     entries = catalog.for_api(api)
     if not entries:
         return None
+    known = catalog_releases(catalog)
+    # The releases before the main index, once an explanation has loaded them (a hover never
+    # loads them itself: it must stay cheap).
+    older = loaded_older(catalog)
+    if older is not None:
+        entries = tuple(older.extend(e) for e in entries[:FULL]) + tuple(entries[FULL:])
+        known = (*older.releases, *known)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     word = ServerTextRange(
         ServerTextPosition(target.line, target.name.start),
@@ -79,7 +87,7 @@ def hover_result(
         contents=types.MarkupContent(
             kind=kind,
             value=render_api_hover(
-                api, entries, markdown, release, catalog_releases(catalog), site_url
+                api, entries, markdown, release, known, site_url
             ),
         ),
         range=codec.range_to_client_units(lines, word),

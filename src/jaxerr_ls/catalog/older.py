@@ -221,6 +221,11 @@ def loaded_older(catalog: Catalog) -> Older | None:
     return _loaded.get(path) if path is not None else None
 
 
+def any_loaded_older() -> Older | None:
+    """Whatever older data this process has loaded (the server has one catalog)."""
+    return next((found for found in _loaded.values() if found is not None), None)
+
+
 def extend_entry(catalog: Catalog, entry: Entry, *, load: bool = True) -> Entry:
     """`entry` with the releases before the main index that raised it (when known)."""
     older = load_older(catalog) if load else loaded_older(catalog)

@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -25,6 +26,7 @@ OLDER_INDEX = "older.json.gz"
 _NAMED = re.compile(r"\{[^{}]*\}")
 
 
+@lru_cache(maxsize=65536)
 def shape(template: str) -> str:
     """A template with its placeholder names and spacing left out (curated entries name them
     differently from the index)."""
@@ -75,10 +77,18 @@ class Older:
         )
 
 
+_masks: dict[tuple[int, int], tuple[str, ...]] = {}
+
+
 def _releases(names: list[str], mask: object) -> tuple[str, ...]:
+    """A bit mask over `names` -> the releases; one shared tuple per mask (few distinct ones)."""
     if not isinstance(mask, int):
         return ()
-    return tuple(r for i, r in enumerate(names) if mask >> i & 1)
+    key = (id(names), mask)
+    found = _masks.get(key)
+    if found is None:
+        found = _masks[key] = tuple(r for i, r in enumerate(names) if mask >> i & 1)
+    return found
 
 
 def _wordings(raw: object, names: list[str]) -> tuple[Wording, ...]:
@@ -201,10 +211,10 @@ def _fold_by_class(older: Older, catalog: Catalog) -> Older:
     rest: list[Entry] = []
     for entry in older.entries:
         cls = entry.exception.rsplit(".", 1)[-1]
-        owners = curated.get(cls, [])
+        owners = [] if hasattr(builtins, cls) else curated.get(cls, [])
         if len(owners) > 1:  # several sub-cases: the one whose message opens the same way
             owners = [o for o in owners if _head(o.message) == _head(entry.message)]
-        if hasattr(builtins, cls) or len(owners) != 1 or len(_head(entry.message)) < 20:
+        if len(owners) != 1 or len(_head(entry.message)) < 20:
             rest.append(entry)
             continue
         key = shape(owners[0].message)
@@ -219,6 +229,11 @@ def loaded_older(catalog: Catalog) -> Older | None:
     """The older data only when something already loaded it (hovers must stay cheap)."""
     path = older_path(catalog)
     return _loaded.get(path) if path is not None else None
+
+
+def _rewords(join: Join, entry: Entry) -> bool:
+    texts = {shape(entry.message), *(shape(w.message) for w in entry.wordings)}
+    return any(w.exception or shape(w.message) not in texts for w in join.wordings)
 
 
 def any_loaded_older() -> Older | None:
@@ -238,6 +253,11 @@ def older_catalog(catalog: Catalog) -> Catalog | None:
     older = load_older(catalog)
     if older is None:
         return None
-    extended = [older.extend(e) for e in catalog.entries if older.join_for(e) is not None]
+    # Only entries some older release worded differently: the current texts match already.
+    extended = []
+    for entry in catalog.entries:
+        join = older.join_for(entry)
+        if join is not None and _rewords(join, entry):
+            extended.append(older.extend(entry))
     # No release of its own: every wording counts, whichever release printed it.
     return Catalog.of([*extended, *older.entries], "", source="")

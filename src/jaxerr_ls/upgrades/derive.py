@@ -136,6 +136,10 @@ def _alias_of(
         return ""
     same = [n for n, t in known.items() if t == target and n != name and _alive(history, n)]
     same = [n for n in same if not n.split(".")[-1].startswith("_")]
+    # Not from stable code into an experimental module (`jax.core.Shape` is also imported by
+    # `jax.experimental.rnn`: the same object, not a home to send users to).
+    if not name.startswith("jax.experimental."):
+        same = [n for n in same if not n.startswith("jax.experimental.")]
     return min(same, key=lambda n: _rank(name, n)) if same else ""
 
 

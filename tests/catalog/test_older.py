@@ -32,12 +32,13 @@ def test_older_wording_reaches_its_entry(paste: str, entry_id: str) -> None:
     assert found.match.score == 100
 
 
-def test_without_the_older_releases_the_tracer_paste_reaches_nothing() -> None:
-    # The same entries built in code have no older file beside them.
+def test_without_the_older_releases_the_tracer_paste_matches_no_message() -> None:
+    # The same entries built in code have no older file beside them: at best the class alone
+    # names the entry, less surely.
     bare = Catalog.of(CATALOG.entries, CATALOG.jax_version)
     text = (PASTES / "dm-haiku-235.txt").read_text(encoding="utf-8")
     (found,) = explain_text(text, Matcher(bare))
-    assert found.match is None or found.match.entry.id != "tracer-array-conversion"
+    assert found.match is None or found.match.score < 100
 
 
 def test_the_explanation_names_the_older_releases() -> None:

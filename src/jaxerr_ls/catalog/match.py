@@ -367,8 +367,14 @@ class Matcher:
         older = self._older_matcher()
         if older is not None:
             again = older._match(exception, message, fuzzy=found is None)
+            # An older wording of a current entry outranks what matched less well; an error
+            # only older releases raised must be of the class the text names, and wins only
+            # over a fuzzy guess (a current entry's text under another class says more).
             if again is not None and (found is None or again.score > found.score):
-                return again
+                current = again.entry.id in self.catalog.by_id
+                guess = found is None or found.score < 85
+                if current or (again.score >= 100 and guess):
+                    return again
         return found
 
     def _older_matcher(self) -> Matcher | None:

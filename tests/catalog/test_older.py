@@ -68,3 +68,12 @@ def test_an_error_only_older_releases_raise_is_an_entry_with_its_releases() -> N
     found = [e for e in older.entries if e.versions and e.versions[-1] in older.releases]
     assert len(found) > 500
     assert all(set(e.versions) <= set(older.releases) for e in found)
+
+
+def test_jax_0_1_exception_wording_reaches_the_tracer_entry() -> None:
+    # jax#3654 (JAX 0.1.70: `Exception: The numpy.ndarray conversion method __array__() was
+    # called on the JAX Tracer object Traced<...>`), kept verbatim in the field corpus.
+    field = PASTES.parents[1] / "field" / "pastes" / "024-jax-3654-one-hot-exception.txt"
+    found = explain_text(field.read_text(encoding="utf-8"), Matcher(CATALOG))[-1]
+    assert found.match is not None and found.match.entry.id == "tracer-array-conversion"
+    assert found.match.score == 100

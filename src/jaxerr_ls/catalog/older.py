@@ -222,7 +222,40 @@ def _fold_by_class(older: Older, catalog: Catalog) -> Older:
         versions = tuple(sorted(set(known.versions) | set(entry.versions), key=version_key))
         added = (Wording(entry.message, entry.versions), *entry.wordings)
         joins[key] = Join(versions, (*known.wordings, *added))
-    return Older(older.releases, MappingProxyType(joins), tuple(rest))
+    return _fold_by_opening(older, catalog, joins, rest)
+
+
+def _fold_by_opening(
+    older: Older, catalog: Catalog, joins: dict[str, Join], rest: list[Entry]
+) -> Older:
+    """An older error whose long literal opening (40+ characters) is that of exactly one curated
+    entry's message or wording, of any class: JAX 0.1's `Exception: The numpy.ndarray conversion
+    method __array__() was called on the JAX Tracer object ...` is the tracer conversion error
+    that later got its own class."""
+    owners: dict[str, set[str]] = {}
+    for entry in catalog.entries:
+        if not entry.curated:
+            continue
+        join = joins.get(shape(entry.message), Join((), ()))
+        for text in (entry.message, *(w.message for w in (*entry.wordings, *join.wordings))):
+            owners.setdefault(_head(text), set()).add(entry.id)
+    kept: list[Entry] = []
+    for entry in rest:
+        found = owners.get(_head(entry.message), set())
+        owner = catalog.get(next(iter(found))) if len(found) == 1 else None
+        if owner is None or len(_head(entry.message)) < 40:
+            kept.append(entry)
+            continue
+        key = shape(owner.message)
+        known = joins.get(key, Join((), ()))
+        versions = tuple(sorted(set(known.versions) | set(entry.versions), key=version_key))
+        cls = entry.exception if entry.exception != owner.exception else ""
+        added = (
+            Wording(entry.message, entry.versions, cls),
+            *(replace(w, exception=w.exception or cls) for w in entry.wordings),
+        )
+        joins[key] = Join(versions, (*known.wordings, *added))
+    return Older(older.releases, MappingProxyType(joins), tuple(kept))
 
 
 def loaded_older(catalog: Catalog) -> Older | None:

@@ -513,7 +513,7 @@ def _mutated(model: Model, name: str, seen: set[str]) -> bool:
     an item assigned or deleted, or passed to a call that is not JAX's (nor a builtin that only
     reads, nor a function of this file that does not change that parameter)."""
     if name in seen:
-        return True
+        return False  # being checked further up: its other uses decide
     seen.add(name)
     for method in _MUTATORS:
         for call in model.calls_by_attr.get(method, []):
@@ -638,6 +638,8 @@ def _literal(node: ast.expr) -> bool:
         return all(_literal(e) for e in node.elts)
     if isinstance(node, ast.UnaryOp):
         return _literal(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _literal(node.left) and _literal(node.right)
     return isinstance(node, ast.Attribute)  # a dtype: jnp.float32
 
 

@@ -74,7 +74,9 @@ def report(results: list[Measured]) -> str:
     total = len(results)
     hits = sum(r.warned for r in results)
     alarms = sum(bool(r.false_alarms) for r in results)
-    lines.append(f"\nwarned before running: {hits}/{total}; fixed versions with a finding: {alarms}")
+    lines.append(
+        f"\nwarned before running: {hits}/{total}; fixed versions with a finding: {alarms}"
+    )
     for family in sorted(by_family):
         lines.append(f"  {family:40} {warned[family]}/{by_family[family]}")
     return "\n".join(lines)

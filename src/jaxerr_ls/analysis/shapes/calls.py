@@ -160,6 +160,10 @@ class Calls:
             if isinstance(base, Arr) and not base.numpy:
                 return self.method(node, func.attr, base, frame)
         qualified = ev.qualify(func, frame) if not isinstance(func, ast.Call) else None
+        if qualified is None and isinstance(func, ast.Name):
+            alias = ev.lookup(func.id, frame)  # `scan = jax.lax.scan`
+            if isinstance(alias, JaxFn) and not alias.wraps:
+                qualified = alias.name
         if qualified in _WRAPS and node.args:
             inner = ev.expr(node.args[0], frame)
             self.arguments(node.args[1:], node.keywords, frame)

@@ -289,12 +289,12 @@ class Calls:
                 self.ev.tracing = before
             # What a jitted function returns is arrays: tracers inside another trace.
             return traced(out, self.ev.tracing)
-        if kwargs:
-            return None
         from jaxerr_ls.analysis.shapes.loops import differentiate, vectorize
 
         if wrap.api == "vmap":
-            return vectorize(self, node, inner, wrap, args, frame)
+            return vectorize(self, node, inner, wrap, args, frame, kwargs)
+        if kwargs:
+            return None
         return differentiate(self, node, inner, wrap, args, frame)
 
     def apply(
@@ -352,7 +352,7 @@ class Calls:
 _SPECS = frozenset({"in_axes", "argnums", "has_aux"})
 _KNOWN_OPTIONS = {
     "jit": ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames"),
-    "vmap": ("in_axes",),
+    "vmap": ("in_axes", "out_axes"),
     "grad": ("argnums", "has_aux"),
     "value_and_grad": ("argnums", "has_aux"),
     "checkpoint": (),

@@ -410,6 +410,16 @@ class Evaluator:
             if left.kind == right.kind:
                 return Seq(left.kind, left.items + right.items)
             return None
+        if isinstance(op, ast.Mult) and isinstance(left, Seq | Py) and isinstance(right, Seq | Py):
+            sequence, count = (left, right) if isinstance(left, Seq) else (right, left)
+            if (
+                isinstance(sequence, Seq)
+                and isinstance(count, Py)
+                and type(count.value) is int
+                and count.value <= 64
+            ):
+                return Seq(sequence.kind, sequence.items * max(count.value, 0))
+            return None
         name = _BINOPS.get(type(op))
         if name is None or not (jax_array(left) or jax_array(right)):
             return None  # NumPy's rules between NumPy arrays

@@ -167,10 +167,29 @@ def _branches(
 
 
 def vectorize(
-    calls: Calls, node: ast.Call, inner: Func | JaxFn, wrap: Wrap, args: list[Val], frame: Frame
+    calls: Calls,
+    node: ast.Call,
+    inner: Func | JaxFn,
+    wrap: Wrap,
+    args: list[Val],
+    frame: Frame,
+    kwargs: dict[str, Val] | None = None,
 ) -> Val:
+    """vmap's checks of the arguments; with keyword arguments or `out_axes`, only those (the
+    body is not evaluated)."""
     specs = [spec(a) for a in args]
-    if any(s is None for s in specs):
+    named = [[k, spec(v)] for k, v in (kwargs or {}).items()]
+    if any(s is None for s in specs) or any(n[1] is None for n in named):
+        return None
+    if named or wrap.option("out_axes") is not None:
+        query = {
+            "kind": "vmap",
+            "args": specs,
+            "kwargs": named,
+            "in_axes": wrap.option("in_axes", {"py": 0}),
+            "names": [] if isinstance(inner, JaxFn) else _names(inner.node),
+        }
+        calls.ev.ask(node, query, [*args, *(kwargs or {}).values()])
         return None
     query: dict[str, Any] = {
         "kind": "vmap",

@@ -304,8 +304,10 @@ def _function(name):
 
 def _named(names, body):
     """`body(*args)` under the user's parameter names (they appear in JAX's messages)."""
-    names = [n for n in names if n.isidentifier()]
-    if not names:
+    import keyword
+
+    names = [n for n in names if n.isidentifier() and not keyword.iskeyword(n)]
+    if not names or len(set(names)) != len(names):
         return body
     params = ", ".join(names)
     scope = {"_body": body}
@@ -507,8 +509,11 @@ def _vmap(state, query, leaves):
 
     named = _function(query["fn"]) if query.get("fn") else _named(query.get("names", []), body)
 
+    kwargs = [(k, _build(v, leaves)) for k, v in query.get("kwargs", [])]
+
     def run(*arrays):
-        return jax.vmap(named, in_axes=in_axes)(*(_fill(a, arrays) for a in args))
+        mapped = jax.vmap(named, in_axes=in_axes)
+        return mapped(*(_fill(a, arrays) for a in args), **{k: _fill(v, arrays) for k, v in kwargs})
 
     result = _evaluate(state, run, leaves)
     if "in" in seen:

@@ -182,14 +182,14 @@ def vectorize(
     if any(s is None for s in specs) or any(n[1] is None for n in named):
         return None
     if named or wrap.option("out_axes") is not None:
-        query = {
+        checks: dict[str, Any] = {
             "kind": "vmap",
             "args": specs,
             "kwargs": named,
             "in_axes": wrap.option("in_axes", {"py": 0}),
             "names": [] if isinstance(inner, JaxFn) else _names(inner.node),
         }
-        calls.ev.ask(node, query, [*args, *(kwargs or {}).values()])
+        calls.ev.ask(node, checks, [*args, *(kwargs or {}).values()])
         return None
     query: dict[str, Any] = {
         "kind": "vmap",

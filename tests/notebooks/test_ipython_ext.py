@@ -41,7 +41,7 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, An
         "%load_ext jaxerr_ls",
         JAX_ERROR,  # 1: explained
         PLAIN_ERROR,  # 2: untouched
-        "import jaxerr_ls.shells.ipython.live\njaxerr_ls.shells.ipython.live.entry_for = lambda error: 1 / 0",
+        "import jaxerr_ls.shells.ipython.live\njaxerr_ls.shells.ipython.live.match_for = lambda error: 1 / 0",
         JAX_ERROR,  # 4: the handler fails: one log line, the traceback as usual
         "%unload_ext jaxerr_ls",
         JAX_ERROR,  # 6: unloaded: untouched
@@ -146,7 +146,7 @@ def test_install_leaves_other_errors_and_survives_its_own_failure() -> None:
     assert plain.stderr.rstrip().endswith("ValueError: nothing to do with JAX")
     broken = run_plain(
         "import jaxerr_ls, jaxerr_ls.shells.ipython.live\njaxerr_ls.install()\n"
-        f"jaxerr_ls.shells.ipython.live.entry_for = lambda error: 1 / 0\n{JAX_ERROR}"
+        f"jaxerr_ls.shells.ipython.live.match_for = lambda error: 1 / 0\n{JAX_ERROR}"
     )
     lines = broken.stderr.rstrip().splitlines()
     assert lines[-1].startswith("jaxerr-ls: could not explain TypeError")

@@ -163,3 +163,31 @@ def test_pytest_long_form_after_simplified_traceback_chain(matcher: Matcher) -> 
 def test_parse_paste_never_raises_on_odd_text() -> None:
     for text in ('"\\', '{"name": 1}', "{", "E", "E   ", "\\n" * 1000, '"' + "\\u12" * 50 + '"'):
         parse_paste(text)
+
+
+def test_simplified_traceback_chain_with_frames_elided_to_dots(matcher: Matcher) -> None:
+    """A paste of JAX's `SimplifiedTraceback` chain whose frames the user elided to `.` lines is
+    the error after it, not the SimplifiedTraceback (the captured Python 3.10 run, its frame
+    lines replaced by dots as such pastes show them)."""
+    real = (CAPTURED / "py310-jax0.4.38.plain.txt").read_text(encoding="utf-8")
+    head, _, rest = real.partition("Traceback (most recent call last):\n")
+    error = rest[rest.index("jax.errors.TracerBoolConversionError") :]
+    for dots in (".\n.\n.\n", "  .\n  .\n", "...\n"):
+        text = f"{head}Traceback (most recent call last):\n{dots}{error}"
+        [found] = explain(text, matcher)
+        assert found.traceback.exception == "jax.errors.TracerBoolConversionError"
+        assert entry(found) == "tracer-bool-conversion"
+    # The note alone (the exception it heads not copied) is no error of its own.
+    assert all("SimplifiedTraceback" not in tb.exception for tb in parse_paste(head))
+
+
+def test_vscode_copy_with_raw_line_ends_and_escaped_quotes(matcher: Matcher) -> None:
+    """VS Code writes the copy's stack with raw line ends (not strict JSON) and its frames'
+    quotes escaped; read as the stack it is (the captured copy, line ends written raw)."""
+    copy = output("nonconcrete_bool_index.vscode_json.txt")
+    data = json.loads(copy)
+    raw = json.dumps(data, indent="\t").replace("\\n", "\n")
+    assert '\\"' in raw and "\n" in json.loads(json.dumps(raw))
+    found = explain(raw, matcher)[-1]
+    assert entry(found) == "non-concrete-boolean-index"
+    assert where(found) == ("nonconcrete_bool_index.py", 9)

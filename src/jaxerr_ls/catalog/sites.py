@@ -82,4 +82,4 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
     if not near:
         return None
     near.sort(key=lambda found: found[:3])
-    return Match(near[0][3], {}, SITE_SCORE)
+    return Match(near[0][3], {}, SITE_SCORE, by="raise_site")

@@ -6,10 +6,13 @@ The result is what `jaxerr-ls explain --json` prints and what the server turns i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
+from jaxerr_ls.catalog.classes import match_by_class
 from jaxerr_ls.catalog.loose import match_any_class
+from jaxerr_ls.catalog.match import short_class
 from jaxerr_ls.catalog.sites import match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
@@ -70,7 +73,7 @@ def match_traceback(
     traceback: Traceback, matcher: Matcher, jax_version: str | None = None
 ) -> Match | None:
     """By the message (of any class when none was copied; refined by the API history), else by
-    where JAX raised it."""
+    where JAX raised it, else by a JAX-specific class alone (never a generic one)."""
     if not traceback.exception:
         return match_any_class(matcher, traceback.message)
     found = match_exception(
@@ -87,7 +90,7 @@ def match_traceback(
         found = match_raise_site(matcher, traceback.exception, frames)
         if found is not None:
             return found
-    return None
+    return match_by_class(matcher, traceback.exception, traceback.message)
 
 
 def explain_text(
@@ -116,15 +119,31 @@ def explain_paste(
     jax_version: str | None = None,
 ) -> list[Explanation]:
     """Text short of a traceback: the first reading that reaches an entry; else the exception
-    line as read, unmatched; a message without its class is only reported when it matched."""
+    line as read, unmatched; a message without its class is only reported when it matched.
+
+    A class-less reading that matched an entry of the class an exception line of the paste
+    prints is reported with that line's class and message: the text said both."""
     readings = [
         explain_traceback(tb, matcher, workspace, reader, jax_version)
         for tb in paste_readings(text)
     ]
+    with_class = [reading for reading in readings if reading.traceback.exception]
     for reading in readings:
-        if reading.match is not None:
-            return [reading]
-    return [reading for reading in readings[:1] if reading.traceback.exception]
+        match = reading.match
+        if match is None:
+            continue
+        if not reading.traceback.exception:
+            # The class of an exception line the paste prints, when the entry is of that class
+            # (another class there is an inner error the message quotes: "The error was: ...").
+            printed = [
+                other
+                for other in with_class
+                if short_class(other.traceback.exception) == short_class(match.entry.exception)
+            ]
+            if printed:
+                return [replace(printed[0], match=match)]
+        return [reading]
+    return with_class[:1]
 
 
 def explain_notebook(

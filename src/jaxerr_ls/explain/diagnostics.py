@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.links import entry_link
 from jaxerr_ls.tracebacks.cells import Cell, find_cell
 from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_cell, is_pseudo, is_user_frame
@@ -87,7 +88,9 @@ def _message(explanation: Explanation) -> str:
     meaning = " ".join((entry.meaning or entry.title).split())
     if len(meaning) > MEANING_CHARS:
         meaning = meaning[: MEANING_CHARS - 1].rstrip() + "…"
-    return f"{head}\n\n{meaning}" if meaning else head
+    how = identified_words(match, tb.exception, short=True)
+    text = f"{head}\n\n{meaning}" if meaning else head
+    return f"{text}\n\n{how}" if how else text
 
 
 def _related(

@@ -24,10 +24,12 @@ from jaxerr_ls.tracebacks.model import Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...).
 _EXCEPTION = re.compile(
-    r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
+    r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*)?"
     r"(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration))"
     r"(?::(?P<msg>.*))?$"
 )
+# Markdown bold around the class (`**flax.errors.X:** message`): the `**` after the colon.
+_BOLD_CLOSE = "**"
 # `E   ` / `E       ` of pytest reports, on a run of lines.
 _E_PREFIX = re.compile(r"^E(?: {1,12}|$)")
 # JSON string escapes (the ones `json.dumps` writes).
@@ -145,7 +147,8 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
 
 def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
     """The last line naming an exception, and the lines after it as the rest of its message;
-    with the index of that line."""
+    with the index of that line. An exception line a message quotes ("The error was:" then
+    `TypeError: ...`) is part of an earlier exception's message when one heads the text."""
     for index in range(len(lines) - 1, -1, -1):
         found = _EXCEPTION.search(lines[index])
         if found is None:
@@ -154,11 +157,27 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
             continue  # a bare class name counts only as a line of its own (`AssertionError`)
         if index > 0 and _EXCEPTION.search(lines[index - 1]) and lines[index].startswith(" "):
             continue  # an indented continuation that happens to name a class
-        message = [(found.group("msg") or "").removeprefix(" "), *lines[index + 1 :]]
+        if _quoted(lines, index):
+            continue
+        text = (found.group("msg") or "").removeprefix(" ")
+        if text.startswith(_BOLD_CLOSE) and lines[index][: found.start()].endswith("*"):
+            text = text.removeprefix(_BOLD_CLOSE).removeprefix(" ")
+        message = [text, *lines[index + 1 :]]
         while len(message) > 1 and not message[-1].strip():
             message.pop()
         return Traceback(found.group("cls"), "\n".join(message).strip("\n")), index
     return None
+
+
+def _quoted(lines: list[str], index: int) -> bool:
+    """The exception line at `index` follows a line ending in `:` and an earlier exception line
+    heads the text: it is quoted inside that exception's message."""
+    before = next((line for line in reversed(lines[:index]) if line.strip()), "")
+    if not before.rstrip().endswith(":"):
+        return False
+    head = next((line for line in lines[:index] if line.strip()), "")
+    found = _EXCEPTION.search(head)
+    return found is not None and found.start() == len(head) - len(head.lstrip())
 
 
 def message_fragment(lines: list[str]) -> Traceback | None:

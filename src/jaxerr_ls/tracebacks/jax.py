@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from jaxerr_ls.tracebacks.dialects.common import EXCEPTION, short_class
+from jaxerr_ls.tracebacks.dialects.common import EXCEPTION, exception_line, short_class
 from jaxerr_ls.tracebacks.model import Traceback
 
 RULE = "--------------------"
@@ -61,14 +61,25 @@ def _split_notes(traceback: Traceback) -> Traceback:
 def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
     """The real exception class and message a wrapper's message starts with."""
     first, _, rest = wrapper.message.partition("\n")
-    found = EXCEPTION.match(first)
-    if found is None or found.group("msg") is None or " " in found.group("cls"):
+    # A bare class counts when it reads as one (`UnfilteredStackTrace: AssertionError`).
+    found = exception_line(first)
+    if found is None or " " in found.group("cls"):
         return None
-    message = found.group("msg").removeprefix(" ") + ("\n" + rest if rest else "")
+    message = (found.group("msg") or "").removeprefix(" ") + ("\n" + rest if rest else "")
     tail = _WRAPPER_TAIL.search(message)
     if tail is not None:
         message = message[: tail.start()]
     return found.group("cls"), message.rstrip()
+
+
+def is_bare_note(traceback: Traceback) -> bool:
+    """`jax.errors.SimplifiedTraceback: For simplicity, ...` with nothing after it: JAX's note
+    that frames were removed, not an error (the exception it heads was not copied or not read)."""
+    return (
+        short_class(traceback.exception) == "SimplifiedTraceback"
+        and not traceback.causes
+        and inner_exception(traceback) is None
+    )
 
 
 def clean(traceback: Traceback) -> Traceback:

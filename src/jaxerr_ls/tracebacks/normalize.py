@@ -15,6 +15,15 @@ _OTHER_ESC = re.compile(r"\x1b[@-Z\\-_]?")
 # Markdown links: `[text](url)` -> text (Colab copies, VS Code notebook links).
 _LINK = re.compile(r"\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+# VS Code's error copy, possibly cut short: `{"name": "...", "message": "...", "stack": "...`.
+_STRING = r'(?:[^"\\]|\\.)*'
+_COPY = re.compile(
+    rf'^\{{\s*"name":\s*"(?P<name>{_STRING})",\s*"message":\s*"(?P<message>{_STRING})",'
+    r'\s*"stack":\s*"(?P<stack>.*)$',
+    re.DOTALL,
+)
+_COPY_END = re.compile(r'"\s*\}?\s*$')
+_JSON_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
 # Longer lines are cut: real traceback lines are far shorter, and it bounds regex work per line.
 MAX_LINE = 20_000
 
@@ -37,17 +46,45 @@ def _last_redraw(line: str) -> str:
 
 
 def unwrap_json(text: str) -> str:
-    """VS Code's "copy output" of an error is `{"name", "message", "stack"}`: use the stack."""
+    """VS Code's "copy output" of an error is `{"name", "message", "stack"}`: use the stack.
+
+    VS Code writes the stack's line ends and tabs raw (not valid strict JSON) and escapes its
+    quotes (`File \\"x.py\\"`); a copy cut short before its closing brace is read field by field,
+    its stack ended by the `name: message` line the copy states."""
     stripped = text.strip()
-    if not (stripped.startswith("{") and stripped.endswith("}") and '"stack"' in stripped):
+    if not (stripped.startswith("{") and '"stack"' in stripped):
         return text
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return text
-    if isinstance(data, dict) and isinstance(data.get("stack"), str):
-        return str(data["stack"])
-    return text
+    if stripped.endswith("}"):
+        try:
+            data = json.loads(stripped, strict=False)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("stack"), str):
+            return str(data["stack"])
+    return _cut_copy(stripped) or text
+
+
+def _cut_copy(text: str) -> str | None:
+    found = _COPY.match(text)
+    if found is None:
+        return None
+    name, message = _unescape(found.group("name")), _unescape(found.group("message"))
+    stack = _unescape(_COPY_END.sub("", found.group("stack")))
+    last = next((line for line in reversed(stack.split("\n")) if line.strip()), "")
+    if name and not _CSI.sub("", last).startswith(name):
+        stack += f"\n{name}: {message}"
+    return stack
+
+
+def _unescape(text: str) -> str:
+    return _JSON_ESCAPE.sub(_decode, text)
+
+
+def _decode(found: re.Match[str]) -> str:
+    token = found.group(0)
+    if token[1] == "u":
+        return chr(int(token[2:], 16))
+    return {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(token[1], token[1])
 
 
 def strip_markup(lines: list[str]) -> list[str]:

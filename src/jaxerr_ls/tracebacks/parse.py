@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from jaxerr_ls.tracebacks import fragments
 from jaxerr_ls.tracebacks.dialects import Parsed, cpython, ipython, pytest, rich
-from jaxerr_ls.tracebacks.dialects.common import separator
-from jaxerr_ls.tracebacks.jax import clean, is_wrapper_line, split_jax_note
+from jaxerr_ls.tracebacks.dialects.common import separator, short_class
+from jaxerr_ls.tracebacks.jax import clean, is_bare_note, is_wrapper_line, split_jax_note
 from jaxerr_ls.tracebacks.model import Traceback
 from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
@@ -32,11 +32,16 @@ __all__ = [
 
 
 def parse_tracebacks(text: str) -> list[Traceback]:
-    """Every traceback in the text, in order; a chain becomes one Traceback with `causes`."""
+    """Every traceback in the text, in order; a chain becomes one Traceback with `causes`.
+
+    JAX's bare "internal frames removed" note (`SimplifiedTraceback` with the exception it
+    heads cut off or unreadable) is no error of its own: dropped, so the rest of the text is
+    read instead."""
     try:
-        return parse_lines(strip_prefixes(clean_lines(text)))
+        found = parse_lines(strip_prefixes(clean_lines(text)))
     except (RecursionError, MemoryError):  # pathological nesting or size: no answer, no crash
         return []
+    return [traceback for traceback in found if not is_bare_note(traceback)]
 
 
 def parse_paste(text: str) -> list[Traceback]:
@@ -118,10 +123,24 @@ def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
             earlier = found.pop()
             oldest = (*earlier.causes, replace(earlier, causes=()))
             traceback = replace(traceback, causes=(*oldest, *traceback.causes))
+            traceback = _inherit_message(traceback)
         found.append(traceback)
         chained = False
         index = max(parsed.end, index + 1)
     return [clean(traceback) for traceback in found]
+
+
+def _inherit_message(traceback: Traceback) -> Traceback:
+    """A chain's last exception copied without its message (the paste stops in its frames)
+    takes the message of an earlier link of the same class: JAX's filtered copy of it."""
+    if traceback.message or not traceback.exception:
+        return traceback
+    cls = short_class(clean(traceback).exception)
+    for cause in reversed(traceback.causes):
+        cleaned = clean(cause)
+        if cleaned.message and short_class(cleaned.exception) == cls:
+            return replace(traceback, message=cleaned.message)
+    return traceback
 
 
 def _dialect(lines: list[str], index: int, depth: int) -> Parsed | None:

@@ -31,13 +31,17 @@ def _explain_in_shell(result: Any) -> None:
     if not isinstance(error, Exception):
         return
     try:
-        entry = live.entry_for(error)
-        if entry is None:
+        match = live.match_for(error)
+        if match is None:
             return
+        how = live.how_identified(match, type(error).__name__)
         # IPython is running (it called us): imported by name so it stays an optional dependency
         display: Any = importlib.import_module("IPython.display").display
         # One bundle: notebooks render the HTML, terminal IPython prints the text.
-        bundle = {"text/plain": live.as_text(entry), "text/html": live.as_html(entry)}
+        bundle = {
+            "text/plain": live.as_text(match.entry, how=how),
+            "text/html": live.as_html(match.entry),
+        }
         display(bundle, raw=True)
     except Exception as failure:  # noqa: BLE001 - the user's error matters, not ours
         log.warning("jaxerr-ls: could not explain %s: %r", type(error).__name__, failure)
@@ -61,10 +65,11 @@ def _hook(kind: type[BaseException], error: BaseException, tb: TracebackType | N
     if not isinstance(error, Exception):
         return  # KeyboardInterrupt, SystemExit: nothing to explain
     try:
-        entry = live.entry_for(error)
-        if entry is not None:
+        match = live.match_for(error)
+        if match is not None:
             style = Style(color=sys.stderr.isatty())
-            sys.stderr.write(live.as_text(entry, style))
+            how = live.how_identified(match, kind.__name__)
+            sys.stderr.write(live.as_text(match.entry, style, how))
             sys.stderr.flush()
     except Exception as failure:  # noqa: BLE001
         log.warning("jaxerr-ls: could not explain %s: %r", kind.__name__, failure)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from jaxerr_ls.render.terminal import Style, render_entry
 
 if TYPE_CHECKING:
-    from jaxerr_ls.catalog import Entry, Matcher
+    from jaxerr_ls.catalog import Entry, Match, Matcher
 
 _matcher: Matcher | None = None
 _lock = threading.Lock()
@@ -29,22 +29,37 @@ def matcher() -> Matcher:
         return _matcher
 
 
-def entry_for(error: BaseException) -> Entry | None:
-    """The catalog entry the exception matches (as its printed traceback reads), or None."""
+def match_for(error: BaseException) -> Match | None:
+    """The catalog match of the exception (as its printed traceback reads), or None."""
     from jaxerr_ls.explain import explain_text
 
     text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
     explanations = explain_text(text, matcher())
-    if not explanations or explanations[-1].match is None:
-        return None
-    return explanations[-1].match.entry
+    return explanations[-1].match if explanations else None
 
 
-def as_text(entry: Entry, style: Style | None = None) -> str:
-    """What a terminal shows after the traceback: the entry, how to fix it, before/after."""
+def how_identified(match: Match, exception: str) -> str:
+    """How the entry was found, in words, when not by its message."""
+    from jaxerr_ls.catalog.classes import identified_words
+
+    return identified_words(match, exception)
+
+
+def entry_for(error: BaseException) -> Entry | None:
+    """The catalog entry the exception matches (as its printed traceback reads), or None."""
+    found = match_for(error)
+    return found.entry if found is not None else None
+
+
+def as_text(entry: Entry, style: Style | None = None, how: str = "") -> str:
+    """What a terminal shows after the traceback: the entry, how to fix it, before/after; `how`
+    says how the entry was found when not by its message (see `catalog.classes`)."""
     style = style or Style()
     body = render_entry(replace(entry, docs=""), style, full=False)  # the link goes last
-    lines = ["", style.dim("jaxerr-ls explains:"), *body]
+    lines = ["", style.dim("jaxerr-ls explains:"), *body[:1]]
+    if how:
+        lines.append(style.dim("  " + how))
+    lines += body[1:]
     if entry.example is not None:
         for label, code in (("Before", entry.example.before), ("After", entry.example.after)):
             lines += ["", style.bold(f"  {label}:")]

@@ -30,7 +30,10 @@ class _Frame:
 FRAME = _Frame()
 CARET = re.compile(r"^\s*[~^]+[~^ ]*$")
 REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]\s*$")
-ELIDED = re.compile(r"^\s*(?:\.\.\.|\[\.\.\.\]|\(\.\.\.\)|\.\.\.<\d+ lines>\.\.\.)\s*$")
+# Frames a paste elided: `...`, `[...]`, `(...)`, `...<3 lines>...`, or lines of `.` / `…`.
+ELIDED = re.compile(
+    r"^\s*(?:\.\.\.|\[\.\.\.\]|\(\.\.\.\)|\.\.\.<\d+ lines>\.\.\.|\.|…|\.(?: \.)+)\s*$"
+)
 GROUP_HEADER = re.compile(r"^(?P<indent> *)\+ Exception Group Traceback \(most recent call last\):")
 MEMBER = re.compile(r"^ *\+[-+]*-+ (?:\d+|\.\.\.) -+$")
 SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")

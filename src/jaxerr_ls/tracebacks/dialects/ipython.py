@@ -93,6 +93,11 @@ def parse(lines: list[str], index: int) -> Parsed | None:
                 return None
             return _message(lines, index, frames, exception)
         index += 1
+    if header is not None and frames:
+        # Cut short before its last line (a paste that stops in the frames): the header still
+        # names the class; the message was not copied.
+        kept = tuple(f for f in frames if f.line > 0)
+        return Parsed(Traceback(header.group("cls"), "", kept), index)
     return None
 
 

@@ -1,0 +1,121 @@
+"""Identifying an error by its class alone, when no message matches.
+
+A message cut short, reworded by a release we lack, or saying little still comes with its class.
+A class JAX (or a library used with JAX) defines for one error names that error; a class shared
+by a family of errors (`ConcretizationTypeError`, `XlaRuntimeError`) names the family, shown by
+its most common curated entry. A generic class (`TypeError`, `ValueError`, `RuntimeError`, ...)
+says nothing by itself and never identifies anything; neither does a class of another framework.
+
+The match says `by="class"` and scores below every message match, so explanations can say in
+words how little the text told.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import weakref
+
+from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
+from jaxerr_ls.catalog.model import Entry
+
+CLASS_SCORE = 50
+# Python's own exception classes: generic, whatever JAX raises with them.
+_GENERIC = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+) | frozenset({"Error", "SkipTest"})
+# JAX's wrappers around the real exception: never the error itself.
+_WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredStackTrace"})
+# The class was renamed between releases: one class here.
+_RENAMED = {"JaxRuntimeError": "XlaRuntimeError"}
+# Modules whose classes a printed, dotted class may come from.
+_JAX_STACK = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "orbax", "chex", "haiku"})
+# An XLA status heads the message of XLA's runtime errors: "RESOURCE_EXHAUSTED: ...".
+_STATUS = re.compile(r"\s*([A-Z][A-Z_]{3,}[A-Z]):")
+_INDEXES: weakref.WeakKeyDictionary[Matcher, dict[str, list[Entry]]] = weakref.WeakKeyDictionary()
+
+
+def canonical_class(name: str) -> str:
+    short = short_class(name)
+    return _RENAMED.get(short, short)
+
+
+def is_specific(exception: str) -> bool:
+    """Whether the class printed can name an error by itself: not Python's, not a wrapper, and
+    (when printed with its module) from JAX or a library used with it."""
+    if not exception or " " in exception.strip():
+        return False
+    short = canonical_class(exception)
+    if short in _GENERIC or short in _WRAPPERS or not short[:1].isupper():
+        return False
+    if "." in exception.strip():
+        return exception.strip().split(".", 1)[0] in _JAX_STACK
+    return True
+
+
+def _index(matcher: Matcher) -> dict[str, list[Entry]]:
+    index = _INDEXES.get(matcher)
+    if index is None:
+        index = {}
+        for entry in matcher.catalog.entries:
+            classes = {canonical_class(entry.exception)}
+            classes.update(canonical_class(w.exception) for w in entry.wordings if w.exception)
+            for cls in classes:
+                index.setdefault(cls, []).append(entry)
+        _INDEXES[matcher] = index
+    return index
+
+
+def _status(text: str) -> str:
+    found = _STATUS.match(text)
+    return found.group(1) if found else ""
+
+
+def _is_status_family(entry: Entry, status: str) -> bool:
+    """An entry for every error of an XLA status: its text is the status and a placeholder."""
+    literal = " ".join(_PLACEHOLDER.sub(" ", entry.message).split())
+    return literal in ({f"{status}:", status} if status else {""})
+
+
+def match_by_class(matcher: Matcher, exception: str, message: str) -> Match | None:
+    """The entry (or the family's most common curated entry) a JAX-specific class names, or None
+    when the class is generic, unknown to the catalog, or shared by errors the text cannot tell
+    apart."""
+    if not is_specific(exception):
+        return None
+    candidates = _index(matcher).get(canonical_class(exception), [])
+    status = _status(message)
+    if status or canonical_class(exception) == "XlaRuntimeError":
+        # XLA's runtime errors share one class and are told apart by their status and text: the
+        # class (and status) alone names only an entry written for the whole status.
+        candidates = [e for e in candidates if _is_status_family(e, status)]
+    curated = [e for e in candidates if e.curated]
+    if curated:
+        chosen = min(curated, key=lambda e: (-e.frequency, e.id))
+    elif len(candidates) == 1:
+        chosen = candidates[0]
+    else:
+        return None
+    return Match(chosen, {}, CLASS_SCORE, by="class")
+
+
+def identified_words(match: Match, exception: str = "", short: bool = False) -> str:
+    """How the entry was found, in words; "" when by its message (the ordinary case)."""
+    if match.by == "class":
+        cls = short_class(exception or match.entry.exception)
+        if short:
+            return f"Identified by its class alone ({cls}); the message matched no known wording."
+        return (
+            f"Identified by its class alone ({cls}): the message matched none of the wordings "
+            "we know, so this is the error that class names (or its family's most common case)."
+        )
+    if match.by == "raise_site":
+        if short:
+            return "Identified by where JAX raised it; the message alone did not say."
+        return (
+            "Identified by where JAX raised it (the last JAX frame of the traceback): the "
+            "message alone did not say which error this is."
+        )
+    return ""

@@ -1,0 +1,109 @@
+"""The forms the field corpus shows, read from the command line (`jaxerr-ls explain --json` and
+its human output) exactly as users pasted them; and how an entry was found, said in JSON and in
+words. Every text here is a paste from `pastes/` (see `index.json` for its thread)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jaxerr_ls.shells.cli.main import main
+
+PASTES = Path(__file__).parent / "pastes"
+
+
+def explain(capsys: pytest.CaptureFixture[str], name: str) -> list[dict[str, Any]]:
+    [path] = PASTES.glob(f"{name}-*.txt")
+    assert main(["explain", str(path), "--json"]) == 0
+    found: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["tracebacks"]
+    return found
+
+
+def human(capsys: pytest.CaptureFixture[str], name: str) -> str:
+    [path] = PASTES.glob(f"{name}-*.txt")
+    assert main(["explain", str(path)]) == 0
+    return capsys.readouterr().out
+
+
+def test_vscode_error_copy_cut_short(capsys: pytest.CaptureFixture[str]) -> None:
+    """VS Code's notebook error copy: raw line ends and tabs in its JSON strings, quotes escaped
+    in its frames, and this one cut short before its closing brace (it said "No traceback
+    found")."""
+    [found] = explain(capsys, "193")
+    assert (found["exception"], found["message"]) == ("ValueError", "std::bad_cast")
+    frames = [(f["path"], f["line"], f["function"]) for f in found["frames"]]
+    assert frames[0] == ("Cell In[5]", 1, "")
+    assert frames[1][0].endswith("jax/_src/random.py") and frames[1][1:] == (233, "PRNGKey")
+
+
+def test_simplified_traceback_note_alone_is_not_the_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`jax.errors.SimplifiedTraceback: For simplicity, ...` whose exception was cut off: JAX's
+    note is not explained as the error; the log lines before it are what the paste says."""
+    found = explain(capsys, "204")
+    assert all("SimplifiedTraceback" not in f["exception"] for f in found)
+    assert not found or "Could not create cudnn handle" in found[0]["message"]
+
+
+def test_notebook_chain_cut_in_its_frames_keeps_the_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Colab printed JAX's filtered copy, then the same TypeError's frames, cut before its last
+    line: the class is the header's, the message the filtered copy's."""
+    [found] = explain(capsys, "075")
+    assert found["exception"] == "TypeError"
+    assert found["message"].startswith("Gradient only defined for scalar-output functions.")
+    assert found["entry"]["id"] == "grad-tuple-output-without-has-aux"
+
+
+def test_notebook_header_names_the_class_of_a_cut_paste(capsys: pytest.CaptureFixture[str]) -> None:
+    """VS Code notebook output with markdown links in its frames, cut before its last line."""
+    [found] = explain(capsys, "205")
+    assert (found["exception"], found["message"]) == ("XlaRuntimeError", "")
+    assert found["frames"][0]["path"] == "Cell In[5]" and found["frames"][0]["line"] == 4
+
+
+@pytest.mark.parametrize(
+    ("name", "exception", "message"),
+    [
+        ("147", "AssertionError", ""),  # UnfilteredStackTrace around a bare assert
+        (
+            "067",
+            "ValueError",
+            "Non-hashable static arguments are not supported.",
+        ),  # quotes a TypeError
+        ("007", "Exception", "The numpy.ndarray conversion method __array__()"),  # bare Exception
+        ("043", "flax.errors.ScopeParamShapeError", "Inconsistent shapes"),  # markdown bold
+        ("027", "Exception", "Leaked trace MainTrace(1,DynamicJaxprTrace)."),  # pytest summary
+        ("073", "ValueError", "Incompatible shapes for broadcasting"),  # a prompt before it
+    ],
+)
+def test_short_forms_read_as_pasted(
+    capsys: pytest.CaptureFixture[str], name: str, exception: str, message: str
+) -> None:
+    found = explain(capsys, name)
+    assert found, "No traceback found"
+    assert found[-1]["exception"] == exception
+    assert found[-1]["message"].startswith(message)
+
+
+def test_jax_class_identifies_its_entry_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 2021 UnexpectedTracerError worded as no release in the catalog words it: its class,
+    JAX's own, names the error; the JSON and the text say it was found by class alone."""
+    [found] = explain(capsys, "159")
+    assert found["entry"]["id"] == "unexpected-tracer-leak"
+    assert found["entry"]["identified_by"] == "class"
+    assert found["entry"]["score"] < 100
+    assert "Identified by its class alone (UnexpectedTracerError)" in human(capsys, "159")
+
+
+@pytest.mark.parametrize("name", ["005", "144", "176"])
+def test_generic_class_identifies_nothing(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """TypeError / ValueError with a message no entry has: no entry, rather than a guess."""
+    found = explain(capsys, name)
+    assert found[-1]["exception"] in ("TypeError", "ValueError")
+    assert found[-1]["entry"] is None

@@ -1,0 +1,88 @@
+"""Every paste of the field corpus: read right, and (JAX's stack) explained by an entry of its
+class; the expected misses, each with its reason, stay true (a miss that now hits fails: remove
+it with `python -m tests.field.measure_pastes --update-misses`)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from tests.field.measure_pastes import (
+    PASTES,
+    Outcome,
+    Record,
+    expected_misses,
+    load_index,
+    measure_one,
+    ok,
+)
+
+RECORDS = load_index()
+CATEGORIES = {
+    "current",
+    "older-wording",
+    "runtime-xla",
+    "gpu-library",
+    "version-skew",
+    "pallas",
+    "library",
+    "form",
+    "cut-short",
+    "non-jax",
+}
+
+
+@cache
+def _matcher() -> Matcher:
+    return Matcher(load_catalog())
+
+
+def _outcome(record: Record) -> Outcome:
+    return measure_one(record, _matcher())
+
+
+def test_index_describes_every_paste() -> None:
+    files = {path.name for path in PASTES.glob("*.txt")}
+    assert files == {record.file for record in RECORDS}
+    assert len(RECORDS) >= 200
+    for record in RECORDS:
+        assert record.url.startswith("https://github.com/"), record.file
+        assert record.category in CATEGORIES, record.file
+        text = record.text()
+        if record.exception:
+            assert record.exception.rsplit(".", 1)[-1] in text, record.file
+        if record.message_start:
+            assert record.message_start in text, record.file
+
+
+def test_expected_misses_name_pastes() -> None:
+    assert set(expected_misses()) <= {record.file for record in RECORDS}
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[r.file for r in RECORDS])
+def test_paste(record: Record) -> None:
+    outcome = _outcome(record)
+    reason = expected_misses().get(record.file)
+    if reason is None:
+        assert outcome.parsed, f"read {outcome.exception!r}: {outcome.message[:120]!r}"
+        if record.jax_stack:
+            assert outcome.reached, "no entry"
+            assert outcome.right_class, f"{outcome.entry_id} is of another class"
+    else:
+        assert not ok(outcome), f"expected to miss ({reason}) but now explained: update the list"
+
+
+def test_explain_json_says_how_each_entry_was_found() -> None:
+    """`identified_by` is in every entry object of `explain --json`."""
+    from jaxerr_ls.explain import explain_text
+
+    seen: set[str] = set()
+    for record in RECORDS:
+        for explanation in explain_text(record.text(), _matcher()):
+            entry = explanation.to_json()["entry"]
+            if isinstance(entry, dict):
+                assert entry["identified_by"] in {"message", "class", "raise_site"}
+                seen.add(str(entry["identified_by"]))
+    assert {"message", "class"} <= seen

@@ -1,0 +1,47 @@
+"""`jaxerr.explainTraceback` reads the forms of the field corpus as `explain --json` does: a VS
+Code notebook error copy cut short, JAX's SimplifiedTraceback note alone, a chain cut in its
+frames; and says how each entry was found (`identified_by`). Texts from tests/field/pastes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
+
+
+async def explain(client: LanguageClient, name: str) -> list[dict]:
+    [path] = PASTES.glob(f"{name}-*.txt")
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="jaxerr.explainTraceback",
+            arguments=[{"text": path.read_text(encoding="utf-8")}],
+        )
+    )
+    assert isinstance(result, list)
+    return result
+
+
+async def test_vscode_copy_cut_short(client: LanguageClient) -> None:
+    [found] = await explain(client, "193")
+    assert (found["exception"], found["message"]) == ("ValueError", "std::bad_cast")
+    assert found["frames"][0]["path"] == "Cell In[5]"
+
+
+async def test_simplified_traceback_note_is_not_the_error(client: LanguageClient) -> None:
+    found = await explain(client, "204")
+    assert all("SimplifiedTraceback" not in f["exception"] for f in found)
+
+
+async def test_chain_cut_in_its_frames_and_how_identified(client: LanguageClient) -> None:
+    [found] = await explain(client, "075")
+    assert found["exception"] == "TypeError"
+    assert found["entry"]["id"] == "grad-tuple-output-without-has-aux"
+    assert found["entry"]["identified_by"] == "message"
+    [by_class] = await explain(client, "159")
+    assert by_class["entry"]["identified_by"] == "class"

@@ -8,7 +8,7 @@ from jax import vmap
 @partial(vmap, in_axes=(None, 0, None))
 @partial(vmap, in_axes=(None, None, 0))
 def f2(x, y, z):
-    f = x * z + y
+    f = x*z + y
     return f
 
 

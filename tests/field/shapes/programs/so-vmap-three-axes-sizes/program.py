@@ -6,7 +6,7 @@ from jax import vmap
 
 @partial(vmap, in_axes=(None, 0, 0), out_axes=(1, 2))
 def f2(x, y, z):
-    f = x * z + y
+    f = x*z + y
     return f
 
 

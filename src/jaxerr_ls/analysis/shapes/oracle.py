@@ -142,9 +142,20 @@ class ProcessOracle:
 _ORACLES: dict[str, ProcessOracle] = {}
 
 
+def python_of(interpreter: str) -> str:
+    """The python executable of `interpreter` (an executable, or an environment directory as
+    the `jaxerr.interpreter` setting allows: `<env>/bin/python`, `<env>\\Scripts\\python.exe`)."""
+    path = Path(interpreter).expanduser()
+    if path.is_dir():
+        for candidate in ("bin/python", "bin/python3", "Scripts/python.exe", "python.exe"):
+            if (path / candidate).is_file():
+                return str(path / candidate)
+    return str(path)
+
+
 def oracle_for(interpreter: str | None = None) -> ProcessOracle:
     """The shared oracle of `interpreter` (None: the interpreter running this code)."""
-    key = interpreter or sys.executable
+    key = python_of(interpreter) if interpreter else sys.executable
     found = _ORACLES.get(key)
     if found is None:
         found = _ORACLES[key] = ProcessOracle(key)

@@ -380,9 +380,26 @@ def _numpy(query):
     return {"ok": {"a": [list(made.shape), str(made.dtype), False]}, "numpy": True}
 
 
+def _arrays_only(state, run):
+    """`run`, refusing an output that is not arrays (a function returning a function, an
+    object): that is not a value to type, and JAX's complaint would be about our call."""
+    jax = state["jax"]
+
+    def checked(*arrays):
+        out = run(*arrays)
+        for leaf in jax.tree_util.tree_leaves(out):
+            if not (hasattr(leaf, "shape") and hasattr(leaf, "dtype")) and not isinstance(
+                leaf, (bool, int, float, complex)
+            ):
+                raise Unknown(f"output {type(leaf).__name__}")
+        return out
+
+    return checked
+
+
 def _evaluate(state, run, leaves):
     try:
-        out = state["jax"].eval_shape(run, *leaves.structs)
+        out = state["jax"].eval_shape(_arrays_only(state, run), *leaves.structs)
     except Unknown:
         raise
     except Exception as exc:  # noqa: BLE001 - the error JAX raises is the answer

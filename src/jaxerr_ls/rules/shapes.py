@@ -115,7 +115,7 @@ def _blamed(event: Event, entry: str) -> bool:
     """Whether `entry` is an error of the user's code, not of how the oracle was asked."""
     if "axis-name" in entry:
         return False  # the axes a caller binds (vmap, pmap, shard_map) are not evaluated
-    if "worker.py" in event.message:
+    if "worker.py" in event.message.partition("\n")[0]:
         return False  # JAX speaks of the oracle's own call, not of the user's code
     if event.assumed:
         return entry in SHAPE_ENTRIES

@@ -63,6 +63,16 @@ class ProcessOracle:
         self._failed = False
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Start the worker in the background (JAX's import takes seconds): the first check
+        then finds it ready or waits for less."""
+        if self._process is None and not self._failed:
+            threading.Thread(target=self._warm, daemon=True, name="shape-oracle").start()
+
+    def _warm(self) -> None:
+        with self._lock:
+            self._start()
+
     def answer(self, queries: Sequence[Query]) -> list[Result | None]:
         keys = [key_of(q) for q in queries]
         with self._lock:

@@ -205,6 +205,29 @@ FAILING: dict[str, list[str]] = {
         print(dropout(jax.random.split(key, batch.shape[0]), batch))
         """,
     ],
+    "stated-by-annotation-or-assert": [
+        """
+        import jax
+        import jax.numpy as jnp
+        spec = jax.ShapeDtypeStruct((6,), jnp.float32)
+        out = jax.eval_shape(lambda v: v, spec)
+        def h(v):
+            return v.reshape(4, 2)  # <- reshape-size-mismatch
+        h(jnp.zeros(spec.shape, spec.dtype))
+        """,
+        """
+        from jaxtyping import Array, Float
+        def f(x: Float[Array, "5 3"], w: Float[Array, "4 2"]):
+            return x @ w  # <- dot-contraction-dim-mismatch
+        """,
+        """
+        import jax.numpy as jnp
+        def g(x, w):
+            assert x.shape == (5, 3)
+            assert w.shape == (4, 2)
+            return jnp.dot(x, w)  # <- dot-contraction-dim-mismatch
+        """,
+    ],
     "concrete-under-jit": [
         """
         from jax import jit
@@ -260,6 +283,11 @@ QUIET: dict[str, str] = {
         def step(c, x):
             return c + x, c
         lax.scan(step, jnp.zeros(()), jnp.arange(5.0))
+        """,
+    "named jaxtyping sizes are not known": """
+        from jaxtyping import Array, Float
+        def f(x: Float[Array, "b n"], w: Float[Array, "m k"]):
+            return x @ w
         """,
     "an axis a caller binds": """
         import jax

@@ -228,6 +228,38 @@ FAILING: dict[str, list[str]] = {
             return jnp.dot(x, w)  # <- dot-contraction-dim-mismatch
         """,
     ],
+    "custom-vjp": [
+        """
+        import jax
+        import jax.numpy as jnp
+        @jax.custom_vjp
+        def clip_gradient(x, limit):
+            return x
+        def clip_fwd(x, limit):
+            return x, limit
+        def clip_bwd(limit, g):
+            return jnp.clip(g, -limit, limit)
+        clip_gradient.defvjp(clip_fwd, clip_bwd)
+        loss = lambda x: jnp.sum(clip_gradient(x, 1.0) ** 2)
+        print(jax.grad(loss)(jnp.array([0.3, 2.0, -5.0])))  # <- custom-vjp-bwd-output-structure
+        """,
+        """
+        from jax import custom_vjp, grad
+        import jax.numpy as jnp
+        def scale(x, s):
+            return x * s
+        scaled = custom_vjp(scale)
+        def fwd(x, s):
+            return scale(x, s), (x, s)
+        def bwd(res, g):
+            x, s = res
+            return (g * s, g * x, g)
+        scaled.defvjp(fwd, bwd)
+        def main():
+            return grad(lambda x: scaled(x, 2.0))(1.0)  # <- custom-vjp-bwd-output-structure
+        main()
+        """,
+    ],
     "concrete-under-jit": [
         """
         from jax import jit
@@ -288,6 +320,19 @@ QUIET: dict[str, str] = {
         from jaxtyping import Array, Float
         def f(x: Float[Array, "b n"], w: Float[Array, "m k"]):
             return x @ w
+        """,
+    "custom_vjp with a bwd of the arguments' structure": """
+        import jax
+        import jax.numpy as jnp
+        @jax.custom_vjp
+        def clip_gradient(x, limit):
+            return x
+        def clip_fwd(x, limit):
+            return x, limit
+        def clip_bwd(limit, g):
+            return jnp.clip(g, -limit, limit), None
+        clip_gradient.defvjp(clip_fwd, clip_bwd)
+        print(jax.grad(lambda x: jnp.sum(clip_gradient(x, 1.0) ** 2))(jnp.array([0.3, 2.0])))
         """,
     "an axis a caller binds": """
         import jax

@@ -68,6 +68,7 @@ TYPE_ENTRIES = (
     "grad-tuple-output-without-has-aux",
     "has-aux-output-not-pair",
     "random-batched-keys",
+    "custom-vjp-bwd-output-structure",
 )
 _NOTE_MARKERS = ("<lambda> at", "worker.py", "true_fun is", "false_fun is")
 
@@ -81,6 +82,7 @@ _TEMPLATE_ENTRIES = {
     "switch": ("cond-", "switch-"),
     "vmap": ("vmap-",),
     "grad": ("grad-", "has-aux-"),
+    "custom_vjp": ("custom-vjp-",),
 }
 # Errors of abstract values only: the oracle sees every array abstract, the program may not
 # (`jnp.zeros(jnp.array(3))` runs outside jit): never predicted from an array input.

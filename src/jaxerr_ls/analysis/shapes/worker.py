@@ -574,7 +574,35 @@ def _grad(state, query, leaves):
     return _evaluate(state, run, leaves)
 
 
+def _custom_vjp(state, query, leaves):
+    """A custom_vjp function of the arguments' structure whose fwd and bwd return zeros of the
+    types the user's rules returned, differentiated: JAX's checks of the bwd output."""
+    jax = state["jax"]
+    args = [_build(a, leaves) for a in query["args"]]
+    out, res, back = query["out"], query["res"], query["back"]
+    count = len(args)
+    scope = {"_zeros": lambda: _zeros(state, out)}
+    params = ", ".join(f"a{k}" for k in range(count))
+    exec(f"def primal({params}):\n    return _zeros()\n", scope)  # noqa: S102 - our text
+    primal = jax.custom_vjp(scope["primal"])
+
+    def fwd(*primals):
+        return _zeros(state, out), _zeros(state, res)
+
+    def bwd(residual, cotangent):
+        return _zeros(state, back)
+
+    primal.defvjp(fwd, bwd)
+
+    def run(*arrays):
+        values, pull = jax.vjp(primal, *(_fill(a, arrays) for a in args))
+        return pull(jax.tree_util.tree_map(jax.numpy.zeros_like, values))
+
+    return _evaluate(state, run, leaves)
+
+
 TEMPLATES = {
+    "custom_vjp": _custom_vjp,
     "scan": _scan,
     "fori": _fori,
     "while": _while,

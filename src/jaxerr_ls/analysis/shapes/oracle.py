@@ -41,6 +41,10 @@ class Oracle(Protocol):
         """One result per query; None when the oracle cannot say (no JAX, worker gone)."""
         ...
 
+    def cached(self, key: str) -> Result | None:
+        """The answer already known for a query's key (`key_of`), without asking."""
+        ...
+
 
 class NoOracle:
     """No JAX to ask: every answer unknown."""
@@ -49,6 +53,9 @@ class NoOracle:
 
     def answer(self, queries: Sequence[Query]) -> list[Result | None]:
         return [None] * len(queries)
+
+    def cached(self, key: str) -> Result | None:
+        return None
 
 
 class ProcessOracle:
@@ -62,6 +69,9 @@ class ProcessOracle:
         self._process: subprocess.Popen[str] | None = None
         self._failed = False
         self._lock = threading.Lock()
+
+    def cached(self, key: str) -> Result | None:
+        return self.cache.get(key)
 
     def warm(self) -> None:
         """Start the worker in the background (JAX's import takes seconds): the first check

@@ -84,7 +84,9 @@ def library_of_file(file: str) -> str | None:
 
 
 def raiser(entry: Entry) -> str:
-    """Who raises it, in prose: "JAX", "Flax", "Orbax", ..."""
+    """Who raises it, in prose: "JAX", "Flax", "Orbax", ..., "XLA/jaxlib" below JAX's Python."""
+    if entry.library == "xla":
+        return "XLA/jaxlib"
     return LIBRARIES.get(entry.library, "JAX")
 
 

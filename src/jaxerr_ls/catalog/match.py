@@ -274,10 +274,25 @@ class Matcher:
             self._below = built
         return self._below
 
+    def below_templates(self) -> list[Template]:
+        """Every template below JAX's Python, compiled (the site's search ships them)."""
+        out: list[Template] = []
+        for _, entry, wording in self._below_templates():
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is not None:
+                out.append(built[0])
+        return out
+
     def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
-        """Templates of errors below JAX's Python, tried where each wrapped status starts."""
+        """Templates of errors below JAX's Python, tried where each wrapped status starts; only
+        the innermost status that matches is kept: it says what failed, the wrappers around it
+        only where (`Failed to execute XLA Runtime executable: {...}`)."""
         normalised = _norm(text)
         starts: list[int] | None = None
+        hits: list[tuple[int, Template, dict[str, str]]] = []
         for longest, entry, wording in self._below_templates():
             if longest not in normalised:
                 continue
@@ -292,25 +307,25 @@ class Matcher:
             starts = segment_starts(text) if starts is None else starts
             for start in reversed(starts):
                 found = regex.match(text, start)
-                if found is None:
-                    continue
-                fields = dict(
-                    zip(template.names, (g.strip() for g in found.groups()), strict=False)
-                )
-                key = (
-                    0,
-                    template.authored,
-                    self.in_release(template),
-                    template.current,
-                    self.live(template.entry),
-                    # The innermost status says what failed; the wrappers around it only say
-                    # where (`Failed to execute XLA Runtime executable: {...}`).
-                    start * 10_000 + template.literal_len,
-                    template.entry.curated,
-                    not template.entry.patterns,
-                )
-                yield template.cls, key, Match(template.entry, fields, 100)
-                break
+                if found is not None:
+                    values = (g.strip() for g in found.groups())
+                    hits.append((start, template, dict(zip(template.names, values, strict=False))))
+                    break
+        innermost = max((start for start, _, _ in hits), default=0)
+        for start, template, fields in hits:
+            if start != innermost:
+                continue
+            key = (
+                0,
+                template.authored,
+                self.in_release(template),
+                template.current,
+                self.live(template.entry),
+                template.literal_len,
+                template.entry.curated,
+                not template.entry.patterns,
+            )
+            yield template.cls, key, Match(template.entry, fields, 100)
 
     def _ranked(
         self, text: str, runtime: bool = False
@@ -351,7 +366,8 @@ class Matcher:
         """Every entry whose pattern or template matches the message, whatever its class, with
         its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
         text = message[:MAX_MESSAGE]
-        return [(key, found) for _, key, found in self._ranked(text, looks_like_status(text))]
+        runtime = looks_like_status(text, wrapped=False)
+        return [(key, found) for _, key, found in self._ranked(text, runtime)]
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:
@@ -369,6 +385,16 @@ class Matcher:
                 return best[1]
             # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
             return Match(best[1].entry, best[1].fields, 85)
+        if not runtime:
+            # jaxlib's C++ raises Python errors too (`ValueError`, `TypeError`): its messages are
+            # tried, for the same class only, once nothing of JAX's own matched.
+            below = [
+                (rank, found)
+                for printed_by, rank, found in self._ranked_below(text)
+                if printed_by == cls
+            ]
+            if below:
+                return max(below, key=lambda hit: hit[0])[1]
         return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0]))
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:

@@ -54,11 +54,74 @@ STATUS_PREFIX = re.compile(
 # Where a wrapped status may start: the message's start, a line's start, after `: ` or `; `.
 _SEGMENT = re.compile(r"(?:^|\n|: |; )")
 MAX_SEGMENTS = 40
+_LINE = re.compile(r"\n[ \t]*")
 
 
-def looks_like_status(message: str) -> bool:
-    """The message carries an XLA status (`INTERNAL: ...`, `Resource exhausted: ...`)."""
-    return STATUS_PREFIX.match(message.lstrip()) is not None
+# What a status code says and what to check, for the generated messages no curated entry explains
+# (shared by thousands of entries: one tuple each).
+_COMMON = (
+    "Read the log lines printed above the traceback (`TF_CPP_MIN_LOG_LEVEL=0` shows them): XLA's "
+    "C++ logs the cause there.",
+    "Check that jax, jaxlib and any plugin (`jax-cuda12-plugin`, libtpu) are the same release: "
+    '`python -c "import jax; jax.print_environment_info()"`.',
+)
+STATUS_ADVICE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "INTERNAL": (
+        "XLA or jaxlib reported an internal failure while compiling or running the program: a "
+        "GPU/TPU library or driver call failed, or XLA hit a case it does not handle.",
+        (
+            *_COMMON,
+            "If it persists with matching releases, report it to jax-ml/jax with a small "
+            "program and `XLA_FLAGS=--xla_dump_to=/tmp/dump`.",
+        ),
+    ),
+    "INVALID_ARGUMENT": (
+        "XLA rejected what it was given: an operand, shape, sharding, layout or option that "
+        "the backend does not accept, often from a custom call, an FFI target or a plugin.",
+        (
+            "Compare the shapes, dtypes and shardings the message names with what the program "
+            "passes.",
+            *_COMMON,
+        ),
+    ),
+    "RESOURCE_EXHAUSTED": (
+        "A device or host resource ran out, usually memory.",
+        (
+            "Reduce the batch or model size, or set `XLA_PYTHON_CLIENT_PREALLOCATE=false` / a "
+            "lower `XLA_PYTHON_CLIENT_MEM_FRACTION` when several processes share a GPU.",
+            *_COMMON,
+        ),
+    ),
+    "UNIMPLEMENTED": (
+        "The backend (CPU, GPU, TPU or a plugin) does not implement this operation, dtype or "
+        "feature.",
+        (
+            "Run the operation on another backend or dtype, or upgrade jax/jaxlib and the plugin.",
+            *_COMMON,
+        ),
+    ),
+    "FAILED_PRECONDITION": (
+        "The system was not in a state the operation needs: a device, library or earlier "
+        "step that should be ready is not.",
+        _COMMON,
+    ),
+}
+
+
+def advice(code: str) -> tuple[str, tuple[str, ...]]:
+    """What a status code means and what to check ("" and the common checks when unknown)."""
+    return STATUS_ADVICE.get(code, ("", _COMMON))
+
+
+def looks_like_status(message: str, wrapped: bool = True) -> bool:
+    """The message carries an XLA status (`INTERNAL: ...`, `Resource exhausted: ...`) at its
+    start, where a line begins (a log line) or, when `wrapped`, where a wrapped text begins
+    (`Unable to initialize backend 'cuda': INVALID_ARGUMENT: ...`). Text whose class was not
+    copied is searched at line starts only: a traceback's `XlaRuntimeError: INTERNAL: ...` line
+    is read with its class."""
+    lines = [0, *(found.end() for found in _LINE.finditer(message))]
+    starts = segment_starts(message) if wrapped else lines
+    return any(STATUS_PREFIX.match(message, start) for start in starts)
 
 
 def segment_starts(message: str) -> list[int]:
@@ -71,6 +134,27 @@ def strip_status(template: str) -> str:
     """`INTERNAL: text` -> `text` (the body a wrapped message repeats)."""
     found = STATUS_PREFIX.match(template)
     return template[found.end() :] if found else template
+
+
+def pinned_commit(site: Site) -> tuple[str, str] | None:
+    """(repository, commit) of a site below JAX's Python (`jax = "openxla/xla@3b8c752..."`),
+    else None (a JAX release)."""
+    repo, at, commit = site.jax.partition("@")
+    return (repo, commit) if at and "/" in repo and commit else None
+
+
+def commit_link(site: Site) -> str:
+    """The C++ source at the commit the line number belongs to ("" for a JAX release)."""
+    pinned = pinned_commit(site)
+    if pinned is None:
+        return ""
+    return f"https://github.com/{pinned[0]}/blob/{pinned[1]}/{site.file}#L{site.line}"
+
+
+def site_label(site: Site) -> str:
+    """`openxla/xla 3b8c752b51ea` for a C++ site, `JAX 0.10.2` for one of JAX's Python."""
+    pinned = pinned_commit(site)
+    return f"{pinned[0]} {pinned[1][:12]}" if pinned else f"JAX {site.jax}"
 
 
 def _site(raw: dict[str, object], sources: list[dict[str, str]]) -> Site | None:
@@ -110,6 +194,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
         status = kind == "status"
         message = f"{code}: {text}" if status else text
         sites = [_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)]
+        meaning, solutions = advice(code) if status else ("", ())
         entries.append(
             Entry(
                 id=entry_id,
@@ -119,6 +204,8 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
                 curated=False,
                 raised_at=tuple(s for s in sites if s is not None),
                 library=LIBRARY,
+                meaning=meaning,
+                solutions=solutions,
             )
         )
     return entries, problems

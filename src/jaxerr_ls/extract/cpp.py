@@ -179,6 +179,8 @@ class _Namer:
 
     def __call__(self, expression: str) -> str:
         words = [w for w in _IDENT.findall(expression) if w not in _NOISE and not w[0].isupper()]
+        if _IDENT.fullmatch(expression.strip()):  # a plain name names itself (`size`)
+            words = [expression.strip()]
         base = words[-1] if words and len(words) <= 3 else f"arg{len(self.used)}"
         name = base
         while name in self.used:

@@ -123,7 +123,9 @@ def describe(spec: SourceSpec, repo: str = "") -> dict[str, str]:
 def entry_id(kind: str, code: str, template: str) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"\{[^{}]*\}", " ", template).lower())[:6]
     digest = hashlib.sha1(f"{kind}\0{code}\0{template}".encode()).hexdigest()[:6]
-    return "-".join(["xla", code.lower().replace("_", "-"), *words, digest])[:90]
+    # The digest stays whole (ids are unique), the words are cut to keep ids readable.
+    head = "-".join(["xla", code.lower().replace("_", "-"), *words])[:80].rstrip("-")
+    return f"{head}-{digest}"
 
 
 def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) -> dict[str, object]:

@@ -18,7 +18,10 @@ def source_link(site: Site) -> str:
     """JAX's (or a library's) source at the raise, pinned to the release the line number belongs
     to; "" when there is no pinned source to link (Orbax)."""
     from jaxerr_ls.catalog.libraries import SOURCES, library_of_file
+    from jaxerr_ls.catalog.xla import commit_link
 
+    if commit_link(site):  # XLA's or jaxlib's C++, pinned to a commit
+        return commit_link(site)
     library = library_of_file(site.file)
     if library is not None:
         url = SOURCES.get(library, "")

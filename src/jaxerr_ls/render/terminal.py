@@ -10,6 +10,7 @@ from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
 from jaxerr_ls.catalog.model import LIBRARIES
+from jaxerr_ls.catalog.xla import pinned_commit, site_label
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.render.facts import (
     apis_by_directness,
@@ -109,10 +110,8 @@ def render_entry_page(
         for site in entry.raised_at[:SITES_SHOWN]:
             out += _paragraph(when_raised(site) + ".", "    ").split("\n")
             owner = LIBRARIES.get(library_of_file(site.file) or "", "JAX")
-            out.append(
-                f"      {site.file}:{site.line} ({owner} {site.jax})  "
-                + style.cyan(source_link(site))
-            )
+            label = site_label(site) if pinned_commit(site) else f"{owner} {site.jax}"
+            out.append(f"      {site.file}:{site.line} ({label})  " + style.cyan(source_link(site)))
             lines = installed_lines(site) if source else None
             if lines:
                 out.append(style.dim("      in your installed JAX:"))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from jaxerr_ls.catalog.links import page_name
 from jaxerr_ls.catalog.model import Catalog, Entry, Site
+from jaxerr_ls.catalog.xla import commit_link, site_label
 from jaxerr_ls.render.facts import catalog_releases, depth_words, release_ranges, when_raised
 from jaxerr_ls.site.related import api_depth
 from jaxerr_ls.site.text import esc, inline, pinned_source, prose, template
@@ -54,11 +55,11 @@ def _entry_link(entry: Entry, up: str = "../") -> str:
 
 
 def _where(site: Site) -> str:
-    link = pinned_source(site.file, site.line, site.jax)
+    link = commit_link(site) or pinned_source(site.file, site.line, site.jax)
     return (
         f"<li>{inline(when_raised(site))} — "
         f'<a href="{esc(link)}">{esc(site.file)}:{site.line}</a> '
-        f'<span class="dim">(JAX {esc(site.jax)})</span></li>'
+        f'<span class="dim">({esc(site_label(site))})</span></li>'
     )
 
 

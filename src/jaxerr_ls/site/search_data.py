@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from jaxerr_ls.catalog.match import FUZZY_CUTOFF, MAX_MESSAGE, Matcher
+from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).
@@ -78,6 +79,19 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         for t in matcher.templates
     ]
     patterns = [[position[entry.id], js_regex(p.pattern)] for entry, p in matcher.patterns]
+    # Errors below JAX's Python: tried where each wrapped status starts (see catalog/xla.py).
+    below = [
+        [
+            position[t.entry.id],
+            js_regex(t.regex_source),
+            t.longest,
+            t.literal_len,
+            list(t.names),
+            8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
+            t.cls,
+        ]
+        for t in matcher.below_templates()
+    ]
     fuzzy = {
         cls: [[text, position[entry.id]] for text, entry in choices]
         for cls, choices in matcher.fuzzy_choices().items()
@@ -89,6 +103,10 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "hasPatterns": sorted({position[entry.id] for entry, _ in matcher.patterns}),
         "templates": templates,
         "patterns": patterns,
+        "below": below,
+        "runtimeClasses": sorted(RUNTIME_CLASSES),
+        "statusPrefix": js_regex(STATUS_PREFIX.pattern),
+        "maxSegments": MAX_SEGMENTS,
         "fuzzy": fuzzy,
         "apis": list(apis),
     }

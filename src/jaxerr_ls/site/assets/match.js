@@ -18,6 +18,10 @@
     this.byWord = {};
     this.floating = [];
     this.regexes = {};
+    this.sticky = {};
+    this.runtime = {};
+    for (var r = 0; r < (data.runtimeClasses || []).length; r++) this.runtime[data.runtimeClasses[r]] = true;
+    this.status = data.statusPrefix ? new RegExp(data.statusPrefix, "y") : null;
     for (var i = 0; i < data.templates.length; i++) {
       var t = data.templates[i];
       if (t[2] && t[3]) {
@@ -49,6 +53,57 @@
     return out;
   };
 
+  // XlaRuntimeError, JaxRuntimeError and RuntimeError carry the same XLA status: one class.
+  Matcher.prototype.sameClass = function (printed, expected) {
+    return printed === expected || (!!this.runtime[printed] && !!this.runtime[expected]);
+  };
+
+  // Where a wrapped status may start: the start, after a newline, ": " or "; " (catalog/xla.py).
+  Matcher.prototype.segmentStarts = function (text) {
+    var starts = [0];
+    for (var i = 0; i < text.length; i++) {
+      if (text[i] === "\n") { starts.push(i + 1); continue; }
+      if ((text[i] === ":" || text[i] === ";") && text[i + 1] === " ") { starts.push(i + 2); i++; }
+    }
+    return starts.slice(0, this.data.maxSegments || 40);
+  };
+
+  Matcher.prototype.looksLikeStatus = function (text) {
+    if (!this.status) return false;
+    var starts = this.segmentStarts(text);
+    for (var i = 0; i < starts.length; i++) {
+      this.status.lastIndex = starts[i];
+      if (this.status.test(text)) return true;
+    }
+    return false;
+  };
+
+  // Templates of errors below JAX's Python at each segment; only the innermost hit is kept.
+  Matcher.prototype.below = function (text, normalised) {
+    var hits = [];
+    var starts = null;
+    var rows = this.data.below || [];
+    for (var b = 0; b < rows.length; b++) {
+      var t = rows[b];
+      if (normalised.indexOf(t[2]) < 0) continue;
+      var regex = this.sticky[t[1]];
+      if (!regex) regex = this.sticky[t[1]] = new RegExp(t[1], "sy");
+      if (starts === null) starts = this.segmentStarts(text);
+      for (var s = starts.length - 1; s >= 0; s--) {
+        regex.lastIndex = starts[s];
+        var hit = regex.exec(text);
+        if (!hit) continue;
+        var values = {};
+        for (var n = 0; n < t[4].length && n + 1 < hit.length; n++) values[t[4][n]] = (hit[n + 1] || "").trim();
+        hits.push({ start: starts[s], row: t, fields: values });
+        break;
+      }
+    }
+    var innermost = 0;
+    hits.forEach(function (h) { if (h.start > innermost) innermost = h.start; });
+    return hits.filter(function (h) { return h.start === innermost; });
+  };
+
   function greater(a, b) {
     for (var i = 0; i < a.length; i++) { if (a[i] !== b[i]) return a[i] > b[i]; }
     return false;
@@ -75,7 +130,7 @@
         });
       }
       var entry = this.patterns[p][0];
-      var key = [shortClass(entries[entry][1]) === cls ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
+      var key = [this.sameClass(shortClass(entries[entry][1]), cls) ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
       if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
     }
     var candidates = this.candidates(normalised);
@@ -86,10 +141,23 @@
       var values = {};
       for (var n = 0; n < t[6].length && n + 1 < hit.length; n++) values[t[6][n]] = (hit[n + 1] || "").trim();
       var e = t[0];
-      var tkey = [t[8] === cls ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
+      var tkey = [this.sameClass(t[8], cls) ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
       if (best === null || greater(tkey, best.key)) best = { key: tkey, entry: e, fields: values };
     }
+    var runtime = !!this.runtime[cls] || !cls || this.looksLikeStatus(text);
+    var below = runtime || best === null ? this.below(text, normalised) : [];
+    for (var k = 0; k < below.length; k++) {
+      var row = below[k].row;
+      if (!runtime && row[6] !== cls) continue;  // jaxlib's Python errors: same class only
+      var bkey = [this.sameClass(row[6], cls) ? 1 : 0, 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
+      if (runtime) {
+        if (best === null || greater(bkey, best.key)) best = { key: bkey, entry: row[0], fields: below[k].fields };
+      } else if (best === null || greater(bkey, best.key)) {
+        best = { key: bkey, entry: row[0], fields: below[k].fields, fallback: true };
+      }
+    }
     if (best !== null) {
+      if (best.fallback) return { entry: best.entry, fields: best.fields, score: 100 };
       var sure = best.key[0] === 1 || !cls;
       return { entry: best.entry, fields: best.fields, score: sure ? 100 : 85 };
     }
@@ -115,6 +183,13 @@
 
   Matcher.prototype.fuzzy = function (cls, firstLine) {
     var choices = Object.prototype.hasOwnProperty.call(this.data.fuzzy, cls) ? this.data.fuzzy[cls] : null;
+    if (this.runtime[cls]) {
+      var fuzzy = this.data.fuzzy;
+      choices = [];
+      (this.data.runtimeClasses || []).forEach(function (name) {
+        if (Object.prototype.hasOwnProperty.call(fuzzy, name)) choices = choices.concat(fuzzy[name]);
+      });
+    }
     if (!choices || !firstLine) return null;
     var query = codePoints(firstLine).slice(0, 300);
     var cutoff = this.data.fuzzyCutoff;

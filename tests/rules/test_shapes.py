@@ -8,11 +8,13 @@ import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from jaxerr_ls.analysis import analyze
 from jaxerr_ls.analysis.shapes import NoOracle, events
+from jaxerr_ls.analysis.shapes.oracle import python_of
 from jaxerr_ls.rules import check_cells, check_source, rules_for
 from jaxerr_ls.rules.shapes import ShapesRule
 
@@ -412,7 +414,7 @@ def test_without_jax_to_ask_nothing_is_predicted() -> None:
     assert list(ShapesRule(NoOracle()).check(model)) == []
 
 
-def test_an_interpreter_without_jax_says_nothing(tmp_path: object) -> None:
+def test_an_interpreter_without_jax_says_nothing() -> None:
     rules = rules_for(None, "/nonexistent/python")
     source = "import jax.numpy as jnp\ny = jnp.ones((5, 3)) @ jnp.ones((4, 2))\n"
     assert [f for f in check_source(source, rules) if f.rule == "shapes"] == []
@@ -481,3 +483,11 @@ def test_eager_shard_map_aliased_and_imported_bare() -> None:
     )
     source += "def main():\n    f = smap(body, mesh=mesh, in_specs=P(), out_specs=P())\n    f(jnp.arange(4.0))\nmain()\n"
     assert "eager-shard-map-ref" in {f.entry for f in check_source(source)}
+
+
+def test_the_interpreter_setting_may_name_an_environment(tmp_path: Path) -> None:
+    python = tmp_path / "env" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("")
+    assert python_of(str(tmp_path / "env")) == str(python)
+    assert python_of(sys.executable) == sys.executable

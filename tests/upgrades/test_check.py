@@ -120,7 +120,7 @@ def test_check_against_an_old_release(tmp_path: Path) -> None:
     assert _run(str(tmp_path / "p.py"), jax="0.10.2")[0] == 0
 
 
-@pytest.mark.parametrize("version", ["latest", "0.3.0"])
+@pytest.mark.parametrize("version", ["latest", "0.0.9"])  # 0.1 is the oldest read
 def test_bad_or_uncatalogued_release_is_a_clear_error(tmp_path: Path, version: str) -> None:
     (tmp_path / "p.py").write_text("import jax\n")
     code, out, err = _run(str(tmp_path / "p.py"), jax=version)

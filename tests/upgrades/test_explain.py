@@ -18,9 +18,9 @@ MATCHER = Matcher(load_catalog())
 EXPECTED = {
     "old_tree_structure": ("removed-api", "removed", "0.6.0", "jax.tree.structure"),
     "old_tree_unflatten": ("removed-api", "removed", "0.6.0", "jax.tree.unflatten"),
-    "old_in1d": ("removed-api", "removed", "", "jax.numpy.isin"),
-    "old_row_stack": ("removed-api", "removed", "", "jax.numpy.vstack"),
-    "old_trapz": ("removed-api", "removed", "", "jax.numpy.trapezoid"),
+    "old_in1d": ("removed-api", "removed", "0.4.25", "jax.numpy.isin"),
+    "old_row_stack": ("removed-api", "removed", "0.4.25", "jax.numpy.vstack"),
+    "old_trapz": ("removed-api", "removed", "0.4.25", "jax.numpy.trapezoid"),
     "old_random_shuffle": ("removed-api", "removed", "0.4.31", "jax.random.permutation"),
     "old_fix": ("removed-api", "removed", "0.10.0", "jax.numpy.trunc"),
     "old_maps_module": ("removed-module", "removed", "0.4.31", "jax.experimental.shard_map"),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxerr_ls.upgrades.renames import safe_renames
+from jaxerr_ls.upgrades.renames import curated_renames
 from tests.proof.prove import python_for
 
 pytestmark = pytest.mark.jax
@@ -128,7 +128,9 @@ print(json.dumps(out))
 
 
 def test_safe_renames_are_the_same_function_where_both_names_exist() -> None:
-    pairs = [[r.old, r.new] for r in safe_renames().values()]
+    # The curated ones: a derived rename is the same object by JAX's own source (derive.py)
+    # in a release read, and most of those names are gone from 0.4.38.
+    pairs = [[r.old, r.new] for r in curated_renames().values() if r.safe]
     python = python_for("0.4.38")
     done = subprocess.run(
         [python, "-c", _COMPARE, json.dumps(pairs)],

@@ -184,6 +184,9 @@ class Matcher:
 
     def __init__(self, catalog: Catalog, release: str | None = None) -> None:
         self.catalog = catalog
+        # Releases before the main index (catalog/older.py): built on the first message the
+        # current wordings do not match; False when the catalog has none.
+        self._older: Matcher | None | bool = None
         # Entries the newest catalogued release still raises rank above entries of older
         # releases only, when both match (the same error reworded or moved in JAX's source).
         self._newest = catalog.jax_version
@@ -371,7 +374,36 @@ class Matcher:
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:
-        the same class first, then the rank of `_ranked` (the first of equals wins)."""
+        the same class first, then the rank of `_ranked` (the first of equals wins). When no
+        current wording of the same class matches, the wordings of releases before the main
+        index are tried (loaded then) before another class's text or a fuzzy guess."""
+        found = self._match(exception, message)
+        if found is not None and found.score >= 100:
+            return found
+        older = self._older_matcher()
+        if older is not None:
+            again = older._match(exception, message, fuzzy=found is None)
+            # An older wording of a current entry outranks what matched less well; an error
+            # only older releases raised must be of the class the text names, and wins only
+            # over a fuzzy guess (a current entry's text under another class says more).
+            if again is not None and (found is None or again.score > found.score):
+                current = again.entry.id in self.catalog.by_id
+                guess = found is None or found.score < 85
+                if current or (again.score >= 100 and guess):
+                    return again
+        return found
+
+    def _older_matcher(self) -> Matcher | None:
+        if self._older is None:
+            from jaxerr_ls.catalog.older import older_catalog
+
+            catalog = older_catalog(self.catalog)
+            self._older = Matcher(catalog) if catalog is not None else False
+            if isinstance(self._older, Matcher):
+                self._older._older = False
+        return self._older if isinstance(self._older, Matcher) else None
+
+    def _match(self, exception: str, message: str, fuzzy: bool = True) -> Match | None:
         text = message[:MAX_MESSAGE]
         cls = short_class(exception)
         best: tuple[tuple[int, ...], Match] | None = None
@@ -395,7 +427,7 @@ class Matcher:
             ]
             if below:
                 return max(below, key=lambda hit: hit[0])[1]
-        return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0]))
+        return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy else None
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)

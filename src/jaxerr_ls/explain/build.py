@@ -84,13 +84,23 @@ def match_traceback(
         [frame.path for frame in traceback.frames],
     )
     if found is not None:
-        return found
+        return _with_older_releases(matcher, found)
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
         found = match_raise_site(matcher, traceback.exception, frames)
         if found is not None:
             return found
     return match_by_class(matcher, traceback.exception, traceback.message)
+
+
+def _with_older_releases(matcher: Matcher, match: Match) -> Match:
+    """The entry with the releases before the main index that raised it (`catalog/older.py`),
+    so an explanation states the whole range."""
+    from dataclasses import replace
+
+    from jaxerr_ls.catalog.older import extend_entry
+
+    return replace(match, entry=extend_entry(matcher.catalog, match.entry))
 
 
 def explain_text(

@@ -7,13 +7,20 @@ import argparse
 import gc
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxerr_ls.extract.apis import MAX_HOPS, Resolver, build_graph, public_roots, reach
+from jaxerr_ls.extract.apis import (
+    MAX_HOPS,
+    Resolver,
+    build_graph,
+    public_roots,
+    public_targets,
+    reach,
+)
 from jaxerr_ls.extract.index import (
     IndexedError,
     group_errors,
@@ -42,6 +49,8 @@ class Extraction:
     skipped: tuple[Skipped, ...]
     public_apis: int  # public names found (functions, classes, methods)
     package: str = "jax"
+    # Public name -> `module:name` of its definition (two names, one target: the same object).
+    targets: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def skip_counts(self) -> dict[str, int]:
@@ -66,19 +75,23 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _analyse_batch(items: list[tuple[str, str]]) -> list[ModuleFacts | str]:
+def _analyse_batch(
+    items: list[tuple[str, str]], class_messages: bool = False
+) -> list[ModuleFacts | str]:
     with _no_gc():
-        return [analyse(relative, text) for relative, text in items]
+        return [analyse(relative, text, class_messages) for relative, text in items]
 
 
-def _analyse_all(source: Source, jobs: int) -> list[tuple[str, ModuleFacts | str]]:
+def _analyse_all(
+    source: Source, jobs: int, class_messages: bool = False
+) -> list[tuple[str, ModuleFacts | str]]:
     items = sorted(source.files.items())
     if jobs <= 1 or len(items) < _POOL_MIN_FILES:
-        return list(zip([r for r, _ in items], _analyse_batch(items), strict=True))
+        return list(zip([r for r, _ in items], _analyse_batch(items, class_messages), strict=True))
     # Interleaved batches balance big and small files across workers; order is restored below.
     batches = [items[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(_analyse_batch, batches))
+        results = list(pool.map(_analyse_batch, batches, [class_messages] * jobs))
     out = [
         (relative, fact)
         for batch, facts in zip(batches, results, strict=True)
@@ -87,8 +100,12 @@ def _analyse_all(source: Source, jobs: int) -> list[tuple[str, ModuleFacts | str
     return sorted(out, key=lambda pair: pair[0])
 
 
-def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> Extraction:
-    analysed = _analyse_all(source, jobs)
+def extract_source(
+    source: Source, jobs: int = 2, max_hops: int = MAX_HOPS, class_messages: bool = False
+) -> Extraction:
+    """`class_messages`: also the messages exception classes build in `__init__` (used for the
+    releases before the main index, whose tracer errors word their message there)."""
+    analysed = _analyse_all(source, jobs, class_messages)
     modules: dict[str, ModuleFacts] = {}
     skipped: list[Skipped] = []
     for relative, facts in analysed:
@@ -119,6 +136,7 @@ def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> E
         skipped=tuple(sorted(skipped, key=lambda s: (s.file, s.line))),
         public_apis=len({api for apis in roots.values() for api in apis}),
         package=source.package,
+        targets=public_targets(modules, resolver),
     )
 
 
@@ -127,9 +145,13 @@ def _site_key(site: RaiseSite) -> tuple[str, int]:
 
 
 def extract(
-    path: Path, jobs: int = 2, max_hops: int = MAX_HOPS, package: str = "jax"
+    path: Path,
+    jobs: int = 2,
+    max_hops: int = MAX_HOPS,
+    package: str = "jax",
+    class_messages: bool = False,
 ) -> Extraction:
-    return extract_source(read_source(path, package), jobs, max_hops)
+    return extract_source(read_source(path, package), jobs, max_hops, class_messages)
 
 
 MULTI_INDEX = "releases.json.gz"

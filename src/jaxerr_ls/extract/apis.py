@@ -221,6 +221,21 @@ def exported_names(facts: ModuleFacts, own_package: str | None = None) -> list[s
     return sorted(n for n in names if not n.startswith("_"))
 
 
+def public_targets(modules: Mapping[str, ModuleFacts], resolver: Resolver) -> dict[str, str]:
+    """Every public name (exported, or bound at a public module's top level) -> what it is
+    (`module:name` of its definition), for telling which public names are the same object."""
+    found: dict[str, str] = {}
+    for module, facts in modules.items():
+        if not is_public_module(module):
+            continue
+        names = set(exported_names(facts)) | set(facts.imports) | set(facts.aliases)
+        for name in sorted(n for n in names if not n.startswith("_")):
+            target = resolver.resolve(module, name)
+            if target is not None and target.kind in ("def", "class", "var"):
+                found[f"{module}.{name}"] = f"{target.module}:{target.name}"
+    return found
+
+
 def reach(
     graph: Graph, roots: Mapping[Node, set[str]], max_hops: int = MAX_HOPS
 ) -> dict[Node, dict[str, int]]:

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import ast
 import re
+import tarfile
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
-_VERSION = re.compile(r"""^_version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+# `_version = "0.4.26"` since 0.2.x's refactor; `__version__ = "0.1.55"` before it.
+_VERSION = re.compile(
+    r"""^_{1,2}version_{0,2}\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE
+)
 # A library's own version module (`__version__ = "0.12.8"`), when no wheel metadata says it.
 _DUNDER_VERSION = re.compile(
     r"""^__version__\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE
@@ -34,12 +38,15 @@ class Source:
 
 
 def read_source(path: Path, package: str = "jax") -> Source:
-    """The package under `path`: a wheel, the package directory or a checkout holding it.
+    """The package under `path`: a wheel, a source distribution (`jax-0.1.77.tar.gz`, the only
+    form of JAX releases before 0.4.1), the package directory or a checkout holding it.
     `package` is its dotted import name (`orbax.checkpoint` lives in `orbax/checkpoint/`)."""
     folder = package.replace(".", "/")
     if path.is_file():
+        if path.name.endswith((".tar.gz", ".tgz")) and tarfile.is_tarfile(path):
+            return _from_sdist(path, package)
         if not zipfile.is_zipfile(path):
-            raise SourceError(f"{path}: not a wheel (zip) file")
+            raise SourceError(f"{path}: not a wheel (zip) file or source distribution (.tar.gz)")
         return _from_wheel(path, package)
     for candidate in (path, path / folder):
         if (candidate / "__init__.py").is_file() and (
@@ -69,6 +76,35 @@ def _from_wheel(wheel: Path, package: str) -> Source:
             elif name.endswith(".dist-info/METADATA") and name.count("/") == 1:
                 metadata = archive.read(name).decode("utf-8", errors="replace")
     return _source(files, wheel.name, package, metadata)
+
+
+def _from_sdist(sdist: Path, package: str) -> Source:
+    """`jax-0.1.77/jax/...` -> `jax/...`; its `PKG-INFO` is the metadata (JAX 0.1 had no
+    `jax/version.py`: its version is PKG-INFO's)."""
+    files: dict[str, str] = {}
+    pkg_info = ""
+    prefix = package.replace(".", "/") + "/"
+    with tarfile.open(sdist, "r:gz") as archive:
+        for member in archive.getmembers():
+            parts = PurePosixPath(member.name).parts
+            if not member.isfile() or len(parts) < 2:
+                continue
+            inner = "/".join(parts[1:])
+            if inner == "PKG-INFO":
+                pkg_info = _read_member(archive, member)
+            elif inner.startswith(prefix) and inner.endswith(".py"):
+                files[inner] = _read_member(archive, member)
+    if package == "jax" and "jax/version.py" not in files:
+        found = _METADATA_VERSION.search(pkg_info)
+        if found is None:
+            raise SourceError(f"{sdist.name}: neither jax/version.py nor a PKG-INFO version")
+        files["jax/version.py"] = f'_version = "{found.group(1)}"\n'
+    return _source(dict(sorted(files.items())), sdist.name, package, pkg_info)
+
+
+def _read_member(archive: tarfile.TarFile, member: tarfile.TarInfo) -> str:
+    handle = archive.extractfile(member)
+    return handle.read().decode("utf-8", errors="replace") if handle is not None else ""
 
 
 def _source(files: dict[str, str], label: str | None, package: str, metadata: str) -> Source:

@@ -99,13 +99,14 @@ def chain_of(node: ast.expr) -> Chain | None:
     return tuple(reversed(parts))
 
 
-def analyse(relative: str, text: str) -> ModuleFacts | str:
-    """Facts of one file, or why it could not be read."""
+def analyse(relative: str, text: str, class_messages: bool = False) -> ModuleFacts | str:
+    """Facts of one file, or why it could not be read. `class_messages`: an exception class's
+    `super().__init__(msg)` counts as a raise site of that class (see `_is_super_init`)."""
     try:
         tree = ast.parse(text, filename=relative)
     except SyntaxError as exc:
         return f"syntax error: {exc.msg} (line {exc.lineno})"
-    facts = _Pass(relative).run(tree)
+    facts = _Pass(relative, class_messages).run(tree)
     return replace(facts, classes=class_facts(tree))
 
 
@@ -135,8 +136,9 @@ def _children(node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
 
 
 class _Pass:
-    def __init__(self, relative: str) -> None:
+    def __init__(self, relative: str, class_messages: bool = False) -> None:
         self.relative = relative
+        self.class_messages = class_messages
         self.module = module_name(relative)
         self.is_package = relative.endswith("/__init__.py")
         self.scopes: list[_Scope] = []
@@ -213,6 +215,8 @@ class _Pass:
         if isinstance(node, ast.Raise):
             self.raises.append((node, scope, blocks))
         elif isinstance(node, ast.Call):
+            if self.class_messages and scope.klass is not None and _is_super_init(node, scope):
+                self.raises.append((_as_raise(node, scope.klass), scope, blocks))
             chain = chain_of(node.func)
             if chain is not None:
                 scope.calls.add(chain)
@@ -274,6 +278,28 @@ class _Pass:
         base = parts if self.is_package else parts[:-1]
         base = base[: len(base) - (node.level - 1)]
         return ".".join([*base, node.module] if node.module else base)
+
+
+def _is_super_init(node: ast.Call, scope: _Scope) -> bool:
+    """`super().__init__(msg)` in an exception class's `__init__`: JAX's error classes (the
+    tracer conversion errors of 0.2-0.4) build their message there, and `raise Cls(tracer)`
+    carries none."""
+    func = node.func
+    return (
+        scope.qualname.endswith(".__init__")
+        and str(scope.klass).rsplit(".", 1)[-1].endswith(("Error", "Exception"))
+        and isinstance(func, ast.Attribute)
+        and func.attr == "__init__"
+        and isinstance(func.value, ast.Call)
+        and chain_of(func.value.func) == ("super",)
+        and bool(node.args or node.keywords)
+    )
+
+
+def _as_raise(node: ast.Call, klass: str) -> ast.Raise:
+    """The class's message as if raised where it is built (the class named as the exception)."""
+    call = ast.Call(ast.Name(klass.rsplit(".", 1)[-1], ast.Load()), node.args, node.keywords)
+    return ast.Raise(exc=call, cause=None, lineno=node.lineno, col_offset=node.col_offset)
 
 
 def _lookup(scope: _Scope, line: int, blocks: Blocks) -> Lookup:

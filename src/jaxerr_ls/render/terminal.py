@@ -134,13 +134,14 @@ def render_entry_page(
         out += _paragraph(
             f"raised by {', '.join(entry.library_versions)} (of the releases catalogued)", "    "
         ).split("\n")
-    if entry.versions:
+    if entry.versions or any(w.versions for w in entry.wordings):
         out += ["", style.bold("  JAX releases")]
-        out += _paragraph(
-            f"raised by {release_ranges(entry.versions, releases)}"
-            f" ({len(entry.versions)} release{'s' if len(entry.versions) != 1 else ''})",
-            "    ",
-        ).split("\n")
+        if entry.versions:
+            out += _paragraph(
+                f"raised by {release_ranges(entry.versions, releases)}"
+                f" ({len(entry.versions)} release{'s' if len(entry.versions) != 1 else ''})",
+                "    ",
+            ).split("\n")
         if entry.wordings:
             out.append("    worded differently in:")
             for wording in entry.wordings:
@@ -193,12 +194,12 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
             out += ["", "  From the message: " + values]
         if not entry.curated:
             out += ["", style.dim(f"  Raised in {raiser(entry)} at {_sites(entry)}.")]
-        if entry.versions:
-            line = f"  Raised by JAX {release_span(entry.versions)}"
-            if entry.wordings:
-                line += "; worded differently in " + ", ".join(
-                    release_span(w.versions) for w in entry.wordings
-                )
+        worded = [w for w in entry.wordings if w.versions]
+        if entry.versions or worded:
+            line = f"  Raised by JAX {release_span(entry.versions)}" if entry.versions else ""
+            if worded:
+                line += "; worded differently in " if line else "  Worded differently in JAX "
+                line += ", ".join(release_span(w.versions) for w in worded)
             out += [style.dim(line + ".")]
         elif entry.library_versions:
             out += [style.dim(f"  Raised by {release_label(entry)}.")]

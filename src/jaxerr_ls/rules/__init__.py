@@ -78,8 +78,10 @@ def rules_for(jax_version: str | None, interpreter: str | None = None) -> tuple[
     for rule in _ALL:
         if rule is api_history.RULE:
             rule = api_history.RULE.for_release(jax_version)
-        elif rule is shapes.RULE and interpreter is not None:
-            rule = shapes.RULE.with_oracle(oracle_for(interpreter))
+        elif rule is shapes.RULE:
+            oracle = oracle_for(interpreter)
+            oracle.warm()  # JAX's import overlaps the first analysis
+            rule = shapes.RULE.with_oracle(oracle) if interpreter is not None else rule
         out.append(rule)
     return tuple(out)
 

@@ -20,8 +20,9 @@ from functools import lru_cache
 
 from jaxerr_ls.analysis import Model
 from jaxerr_ls.analysis.shapes import Event, NoOracle, Oracle, events, oracle_for
-from jaxerr_ls.catalog.load import load_catalog
-from jaxerr_ls.catalog.match import Matcher
+from jaxerr_ls.catalog.load import catalog_dir, load_catalog, load_curated
+from jaxerr_ls.catalog.match import Match, Matcher
+from jaxerr_ls.catalog.model import Catalog
 from jaxerr_ls.rules.base import Finding, finding
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ TYPE_ENTRIES = (
     "grad-tuple-output-without-has-aux",
     "has-aux-output-not-pair",
     "random-batched-keys",
+    "custom-vjp-bwd-output-structure",
 )
 _NOTE_MARKERS = ("<lambda> at", "worker.py", "true_fun is", "false_fun is")
 
@@ -80,6 +82,7 @@ _TEMPLATE_ENTRIES = {
     "switch": ("cond-", "switch-"),
     "vmap": ("vmap-",),
     "grad": ("grad-", "has-aux-"),
+    "custom_vjp": ("custom-vjp-",),
 }
 # Errors of abstract values only: the oracle sees every array abstract, the program may not
 # (`jnp.zeros(jnp.array(3))` runs outside jit): never predicted from an array input.
@@ -94,14 +97,28 @@ _ABSTRACT_ONLY = (
 
 
 @lru_cache(maxsize=1)
-def _matcher() -> Matcher:
+def _curated() -> Matcher:
+    return Matcher(Catalog.of(load_curated(catalog_dir() / "curated").entries))
+
+
+@lru_cache(maxsize=1)
+def _everything() -> Matcher:
     return Matcher(load_catalog())
+
+
+def match(event: Event) -> Match | None:
+    """The catalog entry of JAX's message: the curated entries first (read in a moment), the
+    whole catalog (its generated index, seconds to load) only when none of them matches."""
+    found = _curated().match(event.exception, event.message)
+    return found or _everything().match(event.exception, event.message)
 
 
 def _blamed(event: Event, entry: str) -> bool:
     """Whether `entry` is an error of the user's code, not of how the oracle was asked."""
     if "axis-name" in entry:
         return False  # the axes a caller binds (vmap, pmap, shard_map) are not evaluated
+    if "worker.py" in event.message.partition("\n")[0]:
+        return False  # JAX speaks of the oracle's own call, not of the user's code
     if event.assumed:
         return entry in SHAPE_ENTRIES
     prefixes = _TEMPLATE_ENTRIES.get(event.kind)
@@ -142,9 +159,9 @@ class ShapesRule:
     def check(self, model: Model) -> Iterable[Finding]:
         if isinstance(self._oracle, NoOracle):
             return
-        matcher = _matcher()
+        _curated()  # read with the first check, not on the first edit that brings a warning
         for event in events(model, self.oracle):
-            found = matcher.match(event.exception, event.message)
+            found = match(event)
             if found is None or not _blamed(event, found.entry.id):
                 continue
             fields = {k: str(v) for k, v in found.fields.items() if v is not None}

@@ -10,6 +10,7 @@ its first release (JAX's table said what replaced them before it dropped them).
 from __future__ import annotations
 
 import re
+import tarfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from jaxerr_ls.upgrades.scan import ModuleScan, scan_module
 
 FORMAT = 1
 NEVER = "-"
-_WHEEL = re.compile(r"^jax-(?P<version>\d[^-]*)-py3-none-any\.whl$")
+_WHEEL = re.compile(r"^jax-(?P<version>\d[^-]*)(?:-py3-none-any\.whl|\.tar\.gz)$")
 # Not API: kernels shipped as examples, tests, tools and jaxlib's MLIR bindings (names unknowable).
 _SKIP_NAMES = (
     "jax.experimental.pallas.ops",
@@ -28,9 +29,10 @@ _SKIP_NAMES = (
     "jax.tools",
     "jax.experimental.jax2tf.",
 )
-# "Use jax.tree.map", "use `jax.jit`", and one JAX message's "Used jax.shard_map instead".
+# "Use jax.tree.map", "use `jax.jit`", one JAX message's "Used jax.shard_map instead", and the
+# moved modules' "import jax.example_libraries.stax instead" (0.2.25-0.3.15).
 _REPLACEMENT = re.compile(
-    r"\b[Uu]sed?\s+`?(?P<name>(?:jax|jnp|lax|pltpu|plgpu|pl)\.[A-Za-z_][\w.]*[A-Za-z_0-9])"
+    r"\b(?:[Uu]sed?|import)\s+`?(?P<name>(?:jax|jnp|lax|pltpu|plgpu|pl)\.[A-Za-z_][\w.]*[A-Za-z_0-9])"
 )
 
 
@@ -60,18 +62,36 @@ def module_name(relative: str) -> str | None:
     return ".".join(parts)
 
 
-def scan_wheel(path: Path) -> dict[str, ModuleScan]:
-    """Module name -> scan, for every public module in one wheel."""
-    scans: dict[str, ModuleScan] = {}
+def _python_files(path: Path) -> dict[str, str]:
+    """`jax/...py` -> text, from a wheel or a source distribution (`jax-0.1.77/jax/...`: the
+    only form of releases before 0.4.1)."""
+    files: dict[str, str] = {}
+    if path.name.endswith(".tar.gz"):
+        with tarfile.open(path, "r:gz") as archive:
+            for member in archive.getmembers():
+                inner = "/".join(member.name.split("/")[1:])
+                handle = archive.extractfile(member) if member.isfile() else None
+                if handle is not None and inner.startswith("jax/") and inner.endswith(".py"):
+                    files[inner] = handle.read().decode("utf-8", errors="replace")
+        return files
     with zipfile.ZipFile(path) as wheel:
         for relative in wheel.namelist():
-            name = module_name(relative)
-            if name is None:
-                continue
-            if name.startswith(_SKIP_NAMES):
-                scans[name] = ModuleScan(open=True)
-                continue
-            scans[name] = scan_module(wheel.read(relative).decode("utf-8", errors="replace"))
+            if relative.startswith("jax/") and relative.endswith(".py"):
+                files[relative] = wheel.read(relative).decode("utf-8", errors="replace")
+    return files
+
+
+def scan_wheel(path: Path) -> dict[str, ModuleScan]:
+    """Module name -> scan, for every public module in one wheel or source distribution."""
+    scans: dict[str, ModuleScan] = {}
+    for relative, text in sorted(_python_files(path).items()):
+        name = module_name(relative)
+        if name is None:
+            continue
+        if name.startswith(_SKIP_NAMES):
+            scans[name] = ModuleScan(open=True)
+            continue
+        scans[name] = scan_module(text)
     return scans
 
 

@@ -24,7 +24,7 @@ def use_instead(verdict: Verdict) -> str:
     """JAX's own advice clause ("use jax.random.permutation with independent=True")."""
     facts = verdict.facts
     if not facts.replacement:
-        return ""
+        return _derived(verdict)
     found = _ADVICE.search(facts.message)
     what = found.group("what").strip() if found else facts.replacement
     if facts.replacement not in what.replace("jnp.", "jax.numpy.").replace("`", ""):
@@ -32,12 +32,28 @@ def use_instead(verdict: Verdict) -> str:
     return "use " + what.removesuffix(" instead").strip("` ")
 
 
+def _derived(verdict: Verdict) -> str:
+    """No message of JAX's names a replacement: the rename JAX's sources show (an alias of a
+    name still there, a method the helper became), with why."""
+    from jaxerr_ls.upgrades.renames import rename_for
+
+    if verdict.status not in ("removed", "deprecated"):
+        return ""
+    rename = rename_for(verdict.facts.name)
+    if rename is None:
+        return ""
+    if rename.method:
+        return f"use x.at[idx].{rename.method}(y) ({rename.why})"
+    return f"use {rename.new} ({rename.why})"
+
+
 def describe(verdict: Verdict) -> str:
     """One sentence: what the release does with the name, and what JAX says to use."""
     facts, release = verdict.facts, verdict.release
     kind = "module" if facts.is_module else "name"
     instead = use_instead(verdict)
-    tail = f"; JAX says: {instead}" if instead else ""
+    said = "JAX says: " if facts.replacement else ""
+    tail = f"; {said}{instead}" if instead else ""
     if verdict.status == "removed":
         last = f" (last in {facts.last_release})" if facts.last_release else ""
         if not facts.spans and facts.earlier:

@@ -111,6 +111,11 @@ class ApiHistory:
     def module_names(self) -> list[str]:
         return list(self._modules)
 
+    def attribute_names(self, module: str) -> list[str]:
+        """Every attribute of a module some catalogued release had (none for an open module)."""
+        names = self._modules.get(module, {}).get("names", {})
+        return list(names) if isinstance(names, dict) else []
+
     def is_open(self, module: str) -> bool:
         return bool(self._modules.get(module, {}).get("open"))
 

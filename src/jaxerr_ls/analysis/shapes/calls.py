@@ -95,6 +95,7 @@ _WRAPS = {
     "jax.grad": "grad",
     "jax.value_and_grad": "value_and_grad",
     "jax.checkpoint": "checkpoint",
+    "jax.custom_vjp": "custom_vjp",
 }
 _DEPTH = 4
 _CONTEXTS = 6
@@ -105,6 +106,8 @@ class Calls:
         self.ev = evaluator
         self.contexts: dict[int, set[str]] = {}
         self.active: set[int] = set()
+        self.vjps: dict[int, tuple[Func, Func]] = {}  # custom_vjp function -> (fwd, bwd)
+        self.grad_call: ast.Call | None = None  # the grad call being evaluated, if any
 
     # -- definitions --
     def defined(self, node: ast.FunctionDef | ast.AsyncFunctionDef, frame: Frame) -> Val:
@@ -155,11 +158,22 @@ class Calls:
     def call(self, node: ast.Call, frame: Frame) -> Val:  # noqa: C901, PLR0911, PLR0912
         ev = self.ev
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "defvjp" and len(node.args) == 2:
+            # `f.defvjp(fwd, bwd)`: the rules a custom_vjp function differentiates with
+            target = ev.expr(func.value, frame)
+            rules = [ev.expr(a, frame) for a in node.args]
+            if isinstance(target, Func) and all(isinstance(r, Func) for r in rules):
+                self.vjps[id(target.node)] = (rules[0], rules[1])  # type: ignore[assignment]
+            return None
         if isinstance(func, ast.Attribute) and ev.qualify(func, frame) is None:
             base = ev.expr(func.value, frame)
             if isinstance(base, Arr) and not base.numpy:
                 return self.method(node, func.attr, base, frame)
         qualified = ev.qualify(func, frame) if not isinstance(func, ast.Call) else None
+        if qualified is None and isinstance(func, ast.Name):
+            alias = ev.lookup(func.id, frame)  # `scan = jax.lax.scan`
+            if isinstance(alias, JaxFn) and not alias.wraps:
+                qualified = alias.name
         if qualified in _WRAPS and node.args:
             inner = ev.expr(node.args[0], frame)
             self.arguments(node.args[1:], node.keywords, frame)
@@ -268,6 +282,10 @@ class Calls:
         )
         if wrap.api == "checkpoint":
             return self.invoke(node, inner, args, kwargs, frame, traced_body)
+        if wrap.api == "custom_vjp":
+            from jaxerr_ls.analysis.shapes.loops import custom_vjp
+
+            return custom_vjp(self, node, func, inner, args, kwargs, frame)
         if wrap.api == "jit":
             static = _static(func.node, wrap) if isinstance(func, Func) else _static_numbers(wrap)
             if static is None:
@@ -285,12 +303,12 @@ class Calls:
                 self.ev.tracing = before
             # What a jitted function returns is arrays: tracers inside another trace.
             return traced(out, self.ev.tracing)
-        if kwargs:
-            return None
         from jaxerr_ls.analysis.shapes.loops import differentiate, vectorize
 
         if wrap.api == "vmap":
-            return vectorize(self, node, inner, wrap, args, frame)
+            return vectorize(self, node, inner, wrap, args, frame, kwargs)
+        if kwargs:
+            return None
         return differentiate(self, node, inner, wrap, args, frame)
 
     def apply(
@@ -348,10 +366,11 @@ class Calls:
 _SPECS = frozenset({"in_axes", "argnums", "has_aux"})
 _KNOWN_OPTIONS = {
     "jit": ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames"),
-    "vmap": ("in_axes",),
+    "vmap": ("in_axes", "out_axes"),
     "grad": ("argnums", "has_aux"),
     "value_and_grad": ("argnums", "has_aux"),
     "checkpoint": (),
+    "custom_vjp": (),
 }
 
 

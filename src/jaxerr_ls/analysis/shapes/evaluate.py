@@ -101,15 +101,21 @@ class Evaluator:
         self.asked = 0
         self.tracing = False  # the body being evaluated is traced: what JAX makes is a tracer
         self.module_env: dict[str, Val] = {}
-        self.single = _single_bindings(model.tree)
-        self.mutated = _mutated(model)
+        self.single = _single_bindings(model)
+        self._mutated: dict[str, bool] = {}
         self.calls = Calls(self)
         # x64 changes every default dtype: a file that turns it on is not evaluated.
         self.enabled = "enable_x64" not in model.source
 
+    def mutated(self, name: str) -> bool:
+        found = self._mutated.get(name)
+        if found is None:
+            found = self._mutated[name] = _mutated(self.model, name, set())
+        return found
+
     # -- rounds --
     def run(self) -> list[Event]:
-        if not self.enabled:
+        if not self.enabled or not _states_values(self.model):
             return []
         for _ in range(_ROUNDS):
             self.pending = {}
@@ -138,8 +144,13 @@ class Evaluator:
         key = key_of(query)
         result = self.answers.get(key)
         if result is None:
-            self.pending[key] = query
-            return None
+            # Known from an earlier check: answered now, so a file whose questions were all
+            # asked before is evaluated in one round.
+            result = self.oracle.cached(key)
+            if result is None:
+                self.pending[key] = query
+                return None
+            self.answers[key] = result
         if "err" in result:
             exception, message = result["err"]
             where = (*_position(node), key)
@@ -178,7 +189,7 @@ class Evaluator:
             if (
                 isinstance(value, Seq | Dict)
                 and _mutable(value)
-                and any(isinstance(t, ast.Name) and t.id in self.mutated for t in node.targets)
+                and any(isinstance(t, ast.Name) and self.mutated(t.id) for t in node.targets)
             ):
                 value = None  # a list or dict changed in place somewhere: not what it was
             for target in node.targets:
@@ -404,6 +415,16 @@ class Evaluator:
             if left.kind == right.kind:
                 return Seq(left.kind, left.items + right.items)
             return None
+        if isinstance(op, ast.Mult) and isinstance(left, Seq | Py) and isinstance(right, Seq | Py):
+            sequence, count = (left, right) if isinstance(left, Seq) else (right, left)
+            if (
+                isinstance(sequence, Seq)
+                and isinstance(count, Py)
+                and type(count.value) is int
+                and count.value <= 64
+            ):
+                return Seq(sequence.kind, sequence.items * max(count.value, 0))
+            return None
         name = _BINOPS.get(type(op))
         if name is None or not (jax_array(left) or jax_array(right)):
             return None  # NumPy's rules between NumPy arrays
@@ -502,44 +523,44 @@ def _callee(model: Model, call: ast.Call) -> ast.AST | str | None:  # noqa: PLR0
     return "jax" if (qualified or "").startswith(("jax.", "numpy.")) else None
 
 
-def _mutated(model: Model) -> set[str]:
-    """Names whose list or dict may change in place: a mutating method called on them, an item
-    assigned or deleted, or passed to a call that is not JAX's (nor a builtin that only reads,
-    nor a function of this file that does not change that parameter)."""
-    found: set[str] = set()
-    local: list[tuple[ast.Call, ast.FunctionDef]] = []
+def _mutated(model: Model, name: str, seen: set[str]) -> bool:
+    """Whether a list or dict named `name` may change in place: a mutating method called on it,
+    an item assigned or deleted, or passed to a call that is not JAX's (nor a builtin that only
+    reads, nor a function of this file that does not change that parameter)."""
+    if name in seen:
+        return False  # being checked further up: its other uses decide
+    seen.add(name)
+    for method in _MUTATORS:
+        for call in model.calls_by_attr.get(method, []):
+            target = call.func.value if isinstance(call.func, ast.Attribute) else None
+            if isinstance(target, ast.Name) and target.id == name:
+                return True
     for node in model.nodes:
-        if isinstance(node, ast.Call):
-            func = node.func
-            if (
-                isinstance(func, ast.Attribute)
-                and isinstance(func.value, ast.Name)
-                and func.attr in _MUTATORS
-            ):
-                found.add(func.value.id)
-            callee = _callee(model, node)
-            if isinstance(callee, ast.FunctionDef):
-                local.append((node, callee))
-            elif callee != "jax":
-                for arg in [*node.args, *(k.value for k in node.keywords)]:
-                    if isinstance(arg, ast.Name):
-                        found.add(arg.id)
-        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
-            if isinstance(node.value, ast.Name):
-                found.add(node.value.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            found.add(node.target.id)
-    for call, function in local:  # this file's functions: the parameters they change
-        names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-        for k, arg in enumerate(call.args):
-            if isinstance(arg, ast.Name) and (k >= len(names) or names[k] in found):
-                found.add(arg.id)
-        for keyword in call.keywords:
-            if isinstance(keyword.value, ast.Name) and (
-                keyword.arg is None or keyword.arg in found
-            ):
-                found.add(keyword.value.id)
-    return found
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            changed: ast.expr = node.value
+        elif isinstance(node, ast.AugAssign):
+            changed = node.target
+        else:
+            continue
+        if isinstance(changed, ast.Name) and changed.id == name:
+            return True
+    for call in model.calls:
+        positions = [k for k, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == name]
+        keywords = [
+            k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name
+        ]
+        if not positions and not keywords:
+            continue
+        callee = _callee(model, call)
+        if callee == "jax":
+            continue
+        if not isinstance(callee, ast.FunctionDef) or None in keywords:
+            return True
+        names = [a.arg for a in [*callee.args.posonlyargs, *callee.args.args]]
+        for parameter in [*(names[k] if k < len(names) else None for k in positions), *keywords]:
+            if parameter is None or _mutated(model, parameter, seen):
+                return True
+    return False
 
 
 def _tracer(value: Val) -> bool:
@@ -605,14 +626,46 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
         yield from _walk(child)
 
 
-def _single_bindings(tree: ast.Module) -> set[str]:
+def _states_values(model: Model) -> bool:
+    """Whether the file states any value the analysis can start from: a JAX or NumPy call with
+    only literal arguments (`jnp.ones((3, 4))`, `jax.random.key(0)`), a shape assertion or an
+    annotation; or a function JAX transforms (the tracing model found one). Code with none of
+    these is not evaluated at all."""
+    if model.functions:
+        return True
+    if "Float[" in model.source or "Int[" in model.source or "Bool[" in model.source:
+        return True
+    for call in model.calls:
+        func = call.func.func if isinstance(call.func, ast.Call) else call.func
+        qualified = model.qualify(func) or ""
+        if qualified.startswith(("jax.", "numpy.")) and all(
+            _literal(a) or (model.qualify(a) or "").startswith("jax.")
+            for a in [*call.args, *(k.value for k in call.keywords)]
+        ):
+            return True
+    return any(isinstance(n, ast.Assert) and "shape" in ast.dump(n.test) for n in model.nodes)
+
+
+def _literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple | ast.List):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _literal(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _literal(node.left) and _literal(node.right)
+    return isinstance(node, ast.Attribute)  # a dtype: jnp.float32
+
+
+def _single_bindings(model: Model) -> set[str]:
     """Module names bound by exactly one module-level statement and never declared global."""
     counts: dict[str, int] = {}
-    for statement in tree.body:
+    for statement in model.tree.body:
         for name in assigned(statement) | _imported(statement):
             counts[name] = counts.get(name, 0) + 1
     declared: set[str] = set()
-    for node in ast.walk(tree):
+    for node in model.nodes:
         if isinstance(node, ast.Global):
             declared.update(node.names)
     return {n for n, c in counts.items() if c == 1 and n not in declared}

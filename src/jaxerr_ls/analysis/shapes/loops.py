@@ -167,10 +167,29 @@ def _branches(
 
 
 def vectorize(
-    calls: Calls, node: ast.Call, inner: Func | JaxFn, wrap: Wrap, args: list[Val], frame: Frame
+    calls: Calls,
+    node: ast.Call,
+    inner: Func | JaxFn,
+    wrap: Wrap,
+    args: list[Val],
+    frame: Frame,
+    kwargs: dict[str, Val] | None = None,
 ) -> Val:
+    """vmap's checks of the arguments; with keyword arguments or `out_axes`, only those (the
+    body is not evaluated)."""
     specs = [spec(a) for a in args]
-    if any(s is None for s in specs):
+    named = [[k, spec(v)] for k, v in (kwargs or {}).items()]
+    if any(s is None for s in specs) or any(n[1] is None for n in named):
+        return None
+    if named or wrap.option("out_axes") is not None:
+        checks: dict[str, Any] = {
+            "kind": "vmap",
+            "args": specs,
+            "kwargs": named,
+            "in_axes": wrap.option("in_axes", {"py": 0}),
+            "names": [] if isinstance(inner, JaxFn) else _names(inner.node),
+        }
+        calls.ev.ask(node, checks, [*args, *(kwargs or {}).values()])
         return None
     query: dict[str, Any] = {
         "kind": "vmap",
@@ -211,7 +230,11 @@ def differentiate(
         if inner.wraps:
             return None
         return calls.ev.result(node, {**query, "fn": inner.name}, passed)
-    out = calls.invoke(node, inner, passed, {}, frame)
+    before, calls.grad_call = calls.grad_call, node
+    try:
+        out = calls.invoke(node, inner, passed, {}, frame)
+    finally:
+        calls.grad_call = before
     made = spec(out)
     if made is None:
         return None
@@ -222,3 +245,42 @@ def differentiate(
 def _tracer_in(value: Val) -> bool:
     """grad's values stay as concrete as they were (a JVP tracer of a concrete value)."""
     return isinstance(value, Arr) and value.tracer
+
+
+def custom_vjp(
+    calls: Calls,
+    node: ast.Call,
+    func: Func | JaxFn,
+    inner: Func | JaxFn,
+    args: list[Val],
+    kwargs: dict[str, Val],
+    frame: Frame,
+) -> Val:
+    """A `jax.custom_vjp` function called: its primal value; under `grad`, JAX's checks of what
+    its bwd rule returns (asked at the grad call, where JAX raises)."""
+    if not isinstance(inner, Func) or kwargs:
+        return None
+    primal = calls.invoke(node, inner, args, {}, frame)
+    rules = calls.vjps.get(id(inner.node))
+    grad_call = calls.grad_call
+    if rules is None or grad_call is None:
+        return primal
+    fwd, bwd = rules
+    pair = _run(calls, fwd, args, frame)
+    if not isinstance(pair, Seq) or len(pair.items) != 2:
+        return primal
+    out, residual = pair.items
+    back = _run(calls, bwd, [residual, out], frame)
+    specs = [spec(a) for a in args]
+    made = [spec(out), spec(residual), spec(back)]
+    if any(s is None for s in [*specs, *made]):
+        return primal
+    query = {
+        "kind": "custom_vjp",
+        "args": specs,
+        "out": made[0],
+        "res": made[1],
+        "back": made[2],
+    }
+    calls.ev.ask(grad_call, query, [*args, out, residual, back])
+    return primal

@@ -41,6 +41,10 @@ class Oracle(Protocol):
         """One result per query; None when the oracle cannot say (no JAX, worker gone)."""
         ...
 
+    def cached(self, key: str) -> Result | None:
+        """The answer already known for a query's key (`key_of`), without asking."""
+        ...
+
 
 class NoOracle:
     """No JAX to ask: every answer unknown."""
@@ -49,6 +53,9 @@ class NoOracle:
 
     def answer(self, queries: Sequence[Query]) -> list[Result | None]:
         return [None] * len(queries)
+
+    def cached(self, key: str) -> Result | None:
+        return None
 
 
 class ProcessOracle:
@@ -62,6 +69,19 @@ class ProcessOracle:
         self._process: subprocess.Popen[str] | None = None
         self._failed = False
         self._lock = threading.Lock()
+
+    def cached(self, key: str) -> Result | None:
+        return self.cache.get(key)
+
+    def warm(self) -> None:
+        """Start the worker in the background (JAX's import takes seconds): the first check
+        then finds it ready or waits for less."""
+        if self._process is None and not self._failed:
+            threading.Thread(target=self._warm, daemon=True, name="shape-oracle").start()
+
+    def _warm(self) -> None:
+        with self._lock:
+            self._start()
 
     def answer(self, queries: Sequence[Query]) -> list[Result | None]:
         keys = [key_of(q) for q in queries]
@@ -142,9 +162,20 @@ class ProcessOracle:
 _ORACLES: dict[str, ProcessOracle] = {}
 
 
+def python_of(interpreter: str) -> str:
+    """The python executable of `interpreter` (an executable, or an environment directory as
+    the `jaxerr.interpreter` setting allows: `<env>/bin/python`, `<env>\\Scripts\\python.exe`)."""
+    path = Path(interpreter).expanduser()
+    if path.is_dir():
+        for candidate in ("bin/python", "bin/python3", "Scripts/python.exe", "python.exe"):
+            if (path / candidate).is_file():
+                return str(path / candidate)
+    return str(path)
+
+
 def oracle_for(interpreter: str | None = None) -> ProcessOracle:
     """The shared oracle of `interpreter` (None: the interpreter running this code)."""
-    key = interpreter or sys.executable
+    key = python_of(interpreter) if interpreter else sys.executable
     found = _ORACLES.get(key)
     if found is None:
         found = _ORACLES[key] = ProcessOracle(key)

@@ -304,8 +304,10 @@ def _function(name):
 
 def _named(names, body):
     """`body(*args)` under the user's parameter names (they appear in JAX's messages)."""
-    names = [n for n in names if n.isidentifier()]
-    if not names:
+    import keyword
+
+    names = [n for n in names if n.isidentifier() and not keyword.iskeyword(n)]
+    if not names or len(set(names)) != len(names):
         return body
     params = ", ".join(names)
     scope = {"_body": body}
@@ -378,9 +380,26 @@ def _numpy(query):
     return {"ok": {"a": [list(made.shape), str(made.dtype), False]}, "numpy": True}
 
 
+def _arrays_only(state, run):
+    """`run`, refusing an output that is not arrays (a function returning a function, an
+    object): that is not a value to type, and JAX's complaint would be about our call."""
+    jax = state["jax"]
+
+    def checked(*arrays):
+        out = run(*arrays)
+        for leaf in jax.tree_util.tree_leaves(out):
+            if not (hasattr(leaf, "shape") and hasattr(leaf, "dtype")) and not isinstance(
+                leaf, (bool, int, float, complex)
+            ):
+                raise Unknown(f"output {type(leaf).__name__}")
+        return out
+
+    return checked
+
+
 def _evaluate(state, run, leaves):
     try:
-        out = state["jax"].eval_shape(run, *leaves.structs)
+        out = state["jax"].eval_shape(_arrays_only(state, run), *leaves.structs)
     except Unknown:
         raise
     except Exception as exc:  # noqa: BLE001 - the error JAX raises is the answer
@@ -507,8 +526,11 @@ def _vmap(state, query, leaves):
 
     named = _function(query["fn"]) if query.get("fn") else _named(query.get("names", []), body)
 
+    kwargs = [(k, _build(v, leaves)) for k, v in query.get("kwargs", [])]
+
     def run(*arrays):
-        return jax.vmap(named, in_axes=in_axes)(*(_fill(a, arrays) for a in args))
+        mapped = jax.vmap(named, in_axes=in_axes)
+        return mapped(*(_fill(a, arrays) for a in args), **{k: _fill(v, arrays) for k, v in kwargs})
 
     result = _evaluate(state, run, leaves)
     if "in" in seen:
@@ -552,7 +574,35 @@ def _grad(state, query, leaves):
     return _evaluate(state, run, leaves)
 
 
+def _custom_vjp(state, query, leaves):
+    """A custom_vjp function of the arguments' structure whose fwd and bwd return zeros of the
+    types the user's rules returned, differentiated: JAX's checks of the bwd output."""
+    jax = state["jax"]
+    args = [_build(a, leaves) for a in query["args"]]
+    out, res, back = query["out"], query["res"], query["back"]
+    count = len(args)
+    scope = {"_zeros": lambda: _zeros(state, out)}
+    params = ", ".join(f"a{k}" for k in range(count))
+    exec(f"def primal({params}):\n    return _zeros()\n", scope)  # noqa: S102 - our text
+    primal = jax.custom_vjp(scope["primal"])
+
+    def fwd(*primals):
+        return _zeros(state, out), _zeros(state, res)
+
+    def bwd(residual, cotangent):
+        return _zeros(state, back)
+
+    primal.defvjp(fwd, bwd)
+
+    def run(*arrays):
+        values, pull = jax.vjp(primal, *(_fill(a, arrays) for a in args))
+        return pull(jax.tree_util.tree_map(jax.numpy.zeros_like, values))
+
+    return _evaluate(state, run, leaves)
+
+
 TEMPLATES = {
+    "custom_vjp": _custom_vjp,
     "scan": _scan,
     "fori": _fori,
     "while": _while,

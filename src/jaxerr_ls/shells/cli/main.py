@@ -222,14 +222,23 @@ def _catalog(args: argparse.Namespace) -> int:
     if args.action == "list":
         return _list(catalog, args.curated, args.json)
     if args.action == "show":
+        from jaxerr_ls.catalog.older import load_older
+
+        # With the releases before the main index that raised it (or an entry only they raise).
+        older = load_older(catalog)
         entry = catalog.get(args.id)
+        if entry is None and older is not None:
+            entry = next((e for e in older.entries if e.id == args.id), None)
         if entry is None:
             print(f"jaxerr-ls catalog show: no entry '{args.id}'", file=sys.stderr)
             return 1
+        known = catalog_releases(catalog)
+        if older is not None:
+            entry, known = older.extend(entry), (*older.releases, *known)
         if args.json:
             print(json.dumps(entry.full_json(), indent=2))
         else:
-            print("\n".join(render_entry_page(entry, catalog_releases(catalog), _style())))
+            print("\n".join(render_entry_page(entry, known, _style())))
         return 0
     from jaxerr_ls.fixes import FIXES
 

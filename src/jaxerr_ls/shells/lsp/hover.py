@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec, ServerTextPosition, ServerTextRange
 
-from jaxerr_ls.render.markdown import render_api_hover
+from jaxerr_ls.render.markdown import FULL, render_api_hover
 from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth_inferring
 from jaxerr_ls.shells.lsp.convert import Lines
 
@@ -96,6 +96,7 @@ def hover_result(
 ) -> types.Hover | None:
     """`line_ids`/`shape_ids`: what this call risks here (`hover_context`); their entries come
     from the API's own or, for one it does not list, from `catalog` when it is loaded."""
+    from jaxerr_ls.catalog.older import any_loaded_older, loaded_older
     from jaxerr_ls.render.hover_rank import rank_hover
 
     own = source.for_api(api)  # lookup; the ranking puts what this call risks here first
@@ -104,6 +105,13 @@ def hover_result(
     ranked = rank_hover(
         own, known_entries(line_ids, own, catalog), known_entries(shape_ids, own, catalog)
     )
+    entries, known = list(ranked.entries), tuple(source.releases)
+    # The releases before the main index, once an explanation has loaded them (a hover never
+    # loads them itself: it must stay cheap).
+    older = loaded_older(catalog) if catalog is not None else any_loaded_older()
+    if older is not None:
+        entries[:FULL] = [older.extend(e) for e in entries[:FULL]]
+        known = (*older.releases, *known)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     word = ServerTextRange(
         ServerTextPosition(target.line, target.name.start),
@@ -112,9 +120,7 @@ def hover_result(
     return types.Hover(
         contents=types.MarkupContent(
             kind=kind,
-            value=render_api_hover(
-                api, ranked.entries, markdown, release, source.releases, site_url, ranked.here
-            ),
+            value=render_api_hover(api, entries, markdown, release, known, site_url, ranked.here),
         ),
         range=codec.range_to_client_units(lines, word),
     )

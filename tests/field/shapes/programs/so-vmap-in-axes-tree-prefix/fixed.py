@@ -1,0 +1,8 @@
+import jax.numpy as np
+from jax import vmap
+
+X = np.arange(9).reshape(3,3)
+Y = np.arange(0,-9,-1).reshape(3,3)
+def sum2(x,y):
+    return x + y
+vmap(sum2,in_axes=(0,0))(X,Y)

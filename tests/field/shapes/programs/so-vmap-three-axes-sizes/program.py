@@ -1,0 +1,16 @@
+from functools import partial
+
+import jax.numpy as jnp
+from jax import vmap
+
+
+@partial(vmap, in_axes=(None, 0, 0), out_axes=(1, 2))
+def f2(x, y, z):
+    f = x*z + y
+    return f
+
+
+x = jnp.arange(7)
+y = jnp.arange(5)
+z = jnp.arange(3)
+f2(x, y, z)

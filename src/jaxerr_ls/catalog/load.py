@@ -13,9 +13,8 @@ import pickle
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from sys import intern
 from typing import Any, Literal
 
 from jaxerr_ls.catalog.cache import (
@@ -27,8 +26,10 @@ from jaxerr_ls.catalog.cache import (
     hover_path,
 )
 from jaxerr_ls.catalog.hover_index import write_index
+from jaxerr_ls.catalog.index_entries import ID_RE, _generated_entry, _Releases
 from jaxerr_ls.catalog.libraries import library_files, library_name, tag
-from jaxerr_ls.catalog.model import LIBRARIES, LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
+from jaxerr_ls.catalog.merge import merge
+from jaxerr_ls.catalog.model import LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
 from jaxerr_ls.catalog.xla import load_xla
 
@@ -38,7 +39,6 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 XLA_INDEX = Path("xla") / "messages.json.gz"
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KNOWN_FIELDS = frozenset(
     {
         "id",
@@ -317,226 +317,6 @@ def load_index(path: Path) -> tuple[Loaded, str]:
     return Loaded(tuple(entries), tuple(problems)), str(version)
 
 
-class _Releases:
-    """Bit masks over the index's `releases` -> version tuples, one shared tuple per mask."""
-
-    def __init__(self, releases: list[object], newest: str) -> None:
-        self.releases = [str(r) for r in releases]
-        self.newest = newest
-        self._memo: dict[int, tuple[str, ...]] = {}
-
-    def __call__(self, mask: object) -> tuple[str, ...] | None:
-        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0:
-            return None
-        found = self._memo.get(mask)
-        if found is None:
-            found = tuple(r for i, r in enumerate(self.releases) if mask >> i & 1)
-            self._memo[mask] = found
-        return found
-
-
-_GENERATED_FIELDS = frozenset(
-    {"id", "exception", "message", "title", "apis", "raised_at", "api_depths", "versions"}
-    | {"wordings"}
-)
-
-
-def _generated_entry(raw: object, version: str, decode: _Releases | None = None) -> Entry | None:
-    """The common, well-formed index error built directly (the index loads on every server
-    start); anything unusual returns None and goes through the full validation instead."""
-    if not isinstance(raw, dict) or not raw.keys() <= _GENERATED_FIELDS:
-        return None
-    decode = decode or _Releases([], version)
-    entry_id, exception, message = raw.get("id"), raw.get("exception"), raw.get("message")
-    title, apis, sites = raw.get("title", ""), raw.get("apis", []), raw.get("raised_at", [])
-    depths = raw.get("api_depths", [])
-    if not (
-        isinstance(entry_id, str)
-        and ID_RE.match(entry_id)
-        and isinstance(exception, str)
-        and exception
-        and isinstance(message, str)
-        and message.strip()
-        and isinstance(title, str)
-        and isinstance(apis, list)
-        and all(isinstance(api, str) for api in apis)
-        and isinstance(sites, list)
-        and isinstance(depths, list)
-        and (not depths or len(depths) == len(apis))
-        and all(isinstance(d, int) for d in depths)
-    ):
-        return None
-    versions = decode(raw["versions"]) if "versions" in raw else ()
-    if versions is None:
-        return None
-    wordings: list[Wording] = []
-    for wording in raw.get("wordings", []):
-        if not isinstance(wording, dict) or not isinstance(wording.get("message"), str):
-            return None
-        used = decode(wording.get("versions", 0))
-        if used is None:
-            return None
-        wordings.append(Wording(wording["message"], used))
-    built: list[Site] = []
-    for site in sites:
-        if not (
-            isinstance(site, dict)
-            and isinstance(site.get("file"), str)
-            and isinstance(site.get("line"), int)
-            and site["line"] > 0
-            and isinstance(site.get("function"), str)
-            and isinstance(site.get("condition", ""), str)
-            and isinstance(site.get("jax", version), str)
-        ):
-            return None
-        built.append(
-            Site(
-                intern(site["file"]),
-                site["line"],
-                site["function"],
-                site.get("jax", version),
-                site.get("condition", ""),
-            )
-        )
-    return Entry(
-        id=entry_id,
-        exception=exception,
-        message=message,
-        title=title or message.split("\n", 1)[0][:80],
-        curated=False,
-        # Interned: the same API names recur across entries, and the pickled cache then stores
-        # each once (smaller, faster to load at every server start).
-        apis=tuple(intern(api) for api in apis),
-        raised_at=tuple(built),
-        versions=versions,
-        wordings=tuple(wordings),
-        api_depths=tuple(depths),
-    )
-
-
-def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
-    """Curated entries first; a generated entry with the same message (in any release's wording)
-    or the same raise site as a curated one is folded into it, lending it the APIs that reach it
-    (curated APIs count as direct), the releases that raise it and its other wordings."""
-    curated = list(curated)
-    by_key: dict[tuple[str, str], int] = {}
-    # Raise site -> the curated entries (positions) that list it; the last one takes its index
-    # entries.
-    owners: dict[tuple[str, int], list[int]] = {}
-    for position, entry in enumerate(curated):
-        by_key[(entry.exception, entry.message)] = position
-        for wording in entry.wordings:  # a curator's older wording claims the index's entry
-            by_key.setdefault((wording.exception or entry.exception, wording.message), position)
-        for site in entry.raised_at:
-            owners.setdefault((site.file, site.line), []).append(position)
-    folded: dict[int, list[Entry]] = {}
-    rest: list[Entry] = []
-    for entry in generated:
-        owner = next(
-            (
-                by_key[(entry.exception, text)]
-                for text in (entry.message, *(w.message for w in entry.wordings))
-                if (entry.exception, text) in by_key
-            ),
-            None,
-        )
-        if owner is None:
-            shared = [
-                owners[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in owners
-            ]
-            owner = shared[0][-1] if shared else None
-            # Folded by raise site only: a site that serves several curated sub-cases keeps its
-            # older wordings to itself; a site only one curated entry claims lends them.
-            if shared and len(set(shared[0])) > 1:
-                entry = replace(entry, wordings=())
-        if (
-            owner is not None
-            and entry.library in LIBRARIES
-            and curated[owner].library != (entry.library)
-        ):
-            # A library's error worded like JAX's (Optax's "axis … is out of bounds") stays its
-            # own: a JAX entry lists JAX's APIs, and the library's hover names its own error.
-            owner = None
-        if owner is None:
-            rest.append(entry)
-        else:
-            folded.setdefault(owner, []).append(entry)
-    merged = [
-        _fold(entry, folded[position]) if position in folded else entry
-        for position, entry in enumerate(curated)
-    ]
-    return merged + rest
-
-
-_NAMED = re.compile(r"\{[^{}]*\}")
-
-
-def _shape(template: str) -> str:
-    return " ".join(_NAMED.sub("{}", template).split())
-
-
-def _fold(entry: Entry, found: list[Entry]) -> Entry:
-    from jaxerr_ls.catalog.versions import version_key
-
-    depths = dict.fromkeys(entry.apis, 0)
-    for other in found:
-        for api, depth in zip(other.apis, other.api_depths or (0,) * len(other.apis), strict=True):
-            depths.setdefault(api, depth)
-    apis = tuple(depths)
-    versions = tuple(
-        sorted(
-            {v for other in found for v in other.versions} | set(entry.versions), key=version_key
-        )
-    )
-    # Every wording the generated entries know, the curated message's own releases excepted;
-    # a curated wording keeps its class and its curator's word, and gains the index's releases.
-    wordings: dict[str, Wording] = {w.message: w for w in entry.wordings}
-    shape = _shape(entry.message)
-    for other in found:
-        for text, used in (
-            (other.message, other.versions),
-            *((w.message, w.versions) for w in other.wordings),
-        ):
-            if _shape(text) == shape:  # the curated message with other placeholder names
-                continue
-            known = wordings.get(text) or Wording(text)
-            union = sorted(set(known.versions) | set(used), key=version_key)
-            wordings[text] = replace(known, versions=tuple(union))
-    # Where older releases raised it (another function or file) identifies their bare errors.
-    sites = list(entry.raised_at)
-    places = {(site.file, site.function) for site in sites}
-    for other in found:
-        for site in other.raised_at:
-            if (site.file, site.function) not in places:
-                places.add((site.file, site.function))
-                sites.append(site)
-    # A library's generated entries lend their releases (and their library, should the curator
-    # not have said it).
-    # A curated entry that says nothing takes the library only when all it folds is that
-    # library's (a JAX error that a library also raises with the same words stays JAX's).
-    libraries = {other.library for other in found}
-    library = entry.library
-    if library == "jax" and len(libraries) == 1 and not entry.versions:
-        only = libraries.pop()
-        library = only if only in LIBRARIES else library
-    library_versions = tuple(
-        sorted(
-            {v for other in found for v in other.library_versions} | set(entry.library_versions),
-            key=version_key,
-        )
-    )
-    return replace(
-        entry,
-        apis=apis,
-        api_depths=tuple(depths.values()),
-        versions=versions,
-        wordings=tuple(wordings.values()),
-        raised_at=tuple(sites),
-        library=library,
-        library_versions=library_versions,
-    )
-
-
 @dataclass(frozen=True)
 class Located:
     """Where the catalog comes from and where its cached copies live (`cache.py`)."""
@@ -572,6 +352,7 @@ def locate(
     # The loader's own code too: a changed merge rule must not be served from an older pickle.
     files += [Path(__file__), Path(__file__).with_name("model.py")]
     files += [Path(__file__).with_name(name) for name in ("xla.py", "libraries.py")]
+    files += [Path(__file__).with_name(name) for name in ("merge.py", "index_entries.py")]
     files += [Path(__file__).with_name("hover_index.py")]
     key = fingerprint(files, f"{base.resolve()}\0{index_path}") if directory else ""
     return Located(base, index_path, directory, key)

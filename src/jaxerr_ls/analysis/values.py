@@ -47,58 +47,18 @@ _JAX_METADATA_CALLS = METADATA_CALLS | {"isdtype", "axis_size"}
 # Attributes of an array that are arrays too; every other attribute (shape, ndim, dtype, size,
 # sharding, or a field of a pytree dataclass) is taken as not traced.
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "at", "flat"})
-ARRAY_METHODS = frozenset(
-    [
-        "sum",
-        "mean",
-        "max",
-        "min",
-        "prod",
-        "std",
-        "var",
-        "reshape",
-        "astype",
-        "transpose",
-        "squeeze",
-        "ravel",
-        "flatten",
-        "dot",
-        "clip",
-        "cumsum",
-        "cumprod",
-        "argmax",
-        "argmin",
-        "any",
-        "all",
-        "round",
-        "conj",
-        "conjugate",
-        "swapaxes",
-        "take",
-        "sort",
-        "argsort",
-        "set",
-        "add",
-        "multiply",
-        "divide",
-        "power",
-        "get",
-        "apply",
-        "repeat",
-        "diagonal",
-        "trace",
-        "nonzero",
-        "ptp",
-        "choose",
-        "compress",
-        "view",
-        "__getitem__",
-        "__add__",
-        "__mul__",
-        "__sub__",
-        "__truediv__",
-        "astype",
-    ]
+# Array methods whose result is an array computed from the array (the shape analysis asks JAX
+# for these: `analysis/shapes/calls.py`).
+SHAPE_METHODS = frozenset(
+    ["sum", "mean", "max", "min", "prod", "std", "var", "reshape", "astype", "transpose"]
+    + ["squeeze", "ravel", "flatten", "dot", "clip", "cumsum", "cumprod", "argmax", "argmin"]
+    + ["any", "all", "round", "conj", "swapaxes", "take", "sort", "argsort", "repeat"]
+    + ["diagonal"]
+)
+ARRAY_METHODS = SHAPE_METHODS | frozenset(
+    ["conjugate", "set", "add", "multiply", "divide", "power", "get", "apply", "trace"]
+    + ["nonzero", "ptp", "choose", "compress", "view", "__getitem__", "__add__", "__mul__"]
+    + ["__sub__", "__truediv__"]
 )
 _TRANSFORMED = frozenset(
     {

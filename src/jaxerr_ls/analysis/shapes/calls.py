@@ -24,45 +24,13 @@ from jaxerr_ls.analysis.shapes.avals import (
     spec,
     traced,
 )
+from jaxerr_ls.analysis.values import SHAPE_METHODS
 
 if TYPE_CHECKING:
     from jaxerr_ls.analysis.shapes.evaluate import Evaluator, Frame
 
 _METADATA = frozenset(
     {"jax.numpy.shape": "shape", "jax.numpy.ndim": "ndim", "jax.numpy.size": "size"}.items()
-)
-_METHODS = frozenset(
-    [
-        "reshape",
-        "astype",
-        "sum",
-        "mean",
-        "max",
-        "min",
-        "prod",
-        "std",
-        "var",
-        "transpose",
-        "squeeze",
-        "ravel",
-        "flatten",
-        "dot",
-        "clip",
-        "cumsum",
-        "cumprod",
-        "argmax",
-        "argmin",
-        "any",
-        "all",
-        "round",
-        "conj",
-        "swapaxes",
-        "take",
-        "sort",
-        "argsort",
-        "repeat",
-        "diagonal",
-    ]
 )
 # NumPy's array makers: the oracle makes small ones for real (a NumPy array handed to JAX).
 _NUMPY = frozenset(
@@ -239,7 +207,7 @@ class Calls:
 
     def method(self, node: ast.Call, name: str, base: Arr, frame: Frame) -> Val:
         args, kwargs = self.arguments(node.args, node.keywords, frame)
-        if name not in _METHODS or args is None or kwargs is None:
+        if name not in SHAPE_METHODS or args is None or kwargs is None:
             return None
         specs = [spec(base), *(spec(a) for a in args)]
         named = [[k, spec(v)] for k, v in kwargs.items()]

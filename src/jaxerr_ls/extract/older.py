@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jaxerr_ls.catalog.versions import version_key
-from jaxerr_ls.extract.index import GENERATOR, IndexedError, error_id, ordered_apis, site_json
-from jaxerr_ls.extract.releases import Key, Release, changes_and_links
+from jaxerr_ls.extract.index import GENERATOR, IndexedError, error_id, site_json
+from jaxerr_ls.extract.releases import Key, Release, changes_and_links, joined
 
 FORMAT = 1
 OLDER_INDEX = "older.json.gz"
@@ -131,18 +131,7 @@ def _by_template(
 def _entry(
     members: list[Key], masks: dict[Key, int], latest: dict[Key, tuple[str, IndexedError]]
 ) -> dict[str, object]:
-    members.sort(key=lambda k: (-masks[k].bit_length(), -masks[k].bit_count(), k))
-    primary = members[0]
-    version, error = latest[primary]
-    depths: dict[str, int] = {}
-    for key in members:
-        other = latest[key][1]
-        for api, depth in zip(other.apis, other.api_depths or [0] * len(other.apis), strict=True):
-            depths[api] = min(depth, depths.get(api, depth))
-    apis, api_depths = ordered_apis(depths)
-    mask = 0
-    for key in members:
-        mask |= masks[key]
+    primary, version, error, apis, api_depths, mask = joined(members, masks, latest)
     data: dict[str, object] = {
         "id": error_id(*primary),
         "exception": error.exception,

@@ -123,13 +123,12 @@ def merge_releases(
     return document, changes
 
 
-def _entry(
-    members: list[Key],
-    masks: dict[Key, int],
-    latest: dict[Key, tuple[str, IndexedError]],
-    newest: str,
-    prefix: str = "jax",
-) -> dict[str, object]:
+def joined(
+    members: list[Key], masks: dict[Key, int], latest: dict[Key, tuple[str, IndexedError]]
+) -> tuple[Key, str, IndexedError, tuple[str, ...], tuple[int, ...], int]:
+    """One error's members across releases, sorted in place so the primary leads: its key, its
+    newest release and error, the members' APIs at their shallowest depth, and the releases
+    (bit mask) raising any of them."""
     # The wording of the newest release is the message; ties go to the more widely raised one.
     members.sort(key=lambda k: (-masks[k].bit_length(), -masks[k].bit_count(), k))
     primary = members[0]
@@ -143,6 +142,17 @@ def _entry(
     mask = 0
     for key in members:
         mask |= masks[key]
+    return primary, version, error, apis, api_depths, mask
+
+
+def _entry(
+    members: list[Key],
+    masks: dict[Key, int],
+    latest: dict[Key, tuple[str, IndexedError]],
+    newest: str,
+    prefix: str = "jax",
+) -> dict[str, object]:
+    primary, version, error, apis, api_depths, mask = joined(members, masks, latest)
     data: dict[str, object] = {
         "id": error_id(*primary, prefix),
         "exception": error.exception,

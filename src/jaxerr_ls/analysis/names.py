@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from jaxerr_ls.extract.walk import chain_of
+from jaxerr_ls.extract.classes import chain_of
 
 # Older or alternative spellings -> the name the rules use.
 _ALIASES = {

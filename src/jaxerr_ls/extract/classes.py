@@ -36,7 +36,8 @@ class ClassFacts:
     wrapper: tuple[str, str] | None  # (message parameter, template holding `{parameter}`)
 
 
-def _chain(node: ast.expr) -> Chain | None:
+def chain_of(node: ast.expr) -> Chain | None:
+    """`lax.reshape` -> ("lax", "reshape"); None when it is not a dotted name."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -52,7 +53,7 @@ def class_facts(tree: ast.Module) -> dict[str, ClassFacts]:
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
-        bases = tuple(c for c in (_chain(b) for b in node.bases) if c is not None)
+        bases = tuple(c for c in (chain_of(b) for b in node.bases) if c is not None)
         init = next(
             (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
             None,

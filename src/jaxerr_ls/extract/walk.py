@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from jaxerr_ls.extract.classes import ClassFacts, class_facts
+from jaxerr_ls.extract.classes import ClassFacts, chain_of, class_facts
 from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Lookup
 from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
@@ -86,17 +86,6 @@ class _Scope:
             if self.kind == "class"
             else f"{self.qualname}.<locals>.{name}"
         )
-
-
-def chain_of(node: ast.expr) -> Chain | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return tuple(reversed(parts))
 
 
 def analyse(relative: str, text: str, class_messages: bool = False) -> ModuleFacts | str:

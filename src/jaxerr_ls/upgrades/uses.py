@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from jaxerr_ls.extract.walk import chain_of as attribute_chain
+from jaxerr_ls.extract.classes import chain_of as attribute_chain
 
 Kind = Literal["attribute", "import", "from-import", "from-module"]
 

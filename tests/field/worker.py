@@ -7,13 +7,10 @@ runs as `__main__` in its own folder (some read files beside them).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
+
+from tests.fixes.jax_worker import WorkerProcess
 
 WORKER = r"""
 import contextlib, io, json, os, runpy, sys, traceback
@@ -46,37 +43,10 @@ class Run:
     stderr: str
 
 
-class FieldWorker:
+class FieldWorker(WorkerProcess):
     def __init__(self) -> None:
-        env = {**os.environ, "JAX_PLATFORMS": "cpu"}
-        self._child = subprocess.Popen(
-            [sys.executable, "-c", WORKER],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
+        super().__init__(WORKER)
 
     def run(self, path: Path) -> Run:
-        child = self._child
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(f"{path.resolve()}\n")
-        child.stdin.flush()
-        line = child.stdout.readline()
-        assert line, "the JAX worker died"
-        result = json.loads(line)
+        result = self.ask(f"{path.resolve()}")
         return Run(int(result["status"]), str(result["stdout"]), str(result["stderr"]))
-
-    def close(self) -> None:
-        if self._child.stdin is not None:
-            self._child.stdin.close()
-        self._child.wait(timeout=60)
-
-    def __enter__(self) -> FieldWorker:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import TracebackType
+from typing import Any, TypeVar
 
 WORKER = r"""
 import contextlib, io, json, runpy, sys, traceback
@@ -32,11 +33,16 @@ for line in sys.stdin:
 """
 
 
-class JaxWorker:
-    def __init__(self) -> None:
+_Self = TypeVar("_Self", bound="WorkerProcess")
+
+
+class WorkerProcess:
+    """A child interpreter running `script`: one path in on stdin, one JSON line out."""
+
+    def __init__(self, script: str) -> None:
         env = {**os.environ, "JAX_PLATFORMS": "cpu"}
         self._child = subprocess.Popen(
-            [sys.executable, "-c", WORKER],
+            [sys.executable, "-c", script],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -44,25 +50,34 @@ class JaxWorker:
             env=env,
         )
 
-    def run(self, path: Path) -> tuple[int, str]:
+    def ask(self, path: str) -> dict[str, Any]:
         child = self._child
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write(f"{path}\n")
         child.stdin.flush()
         line = child.stdout.readline()
         assert line, "the JAX worker died"
-        result = json.loads(line)
-        return int(result["status"]), str(result["stderr"])
+        result: dict[str, Any] = json.loads(line)
+        return result
 
     def close(self) -> None:
         if self._child.stdin is not None:
             self._child.stdin.close()
         self._child.wait(timeout=60)
 
-    def __enter__(self) -> JaxWorker:
+    def __enter__(self: _Self) -> _Self:
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class JaxWorker(WorkerProcess):
+    def __init__(self) -> None:
+        super().__init__(WORKER)
+
+    def run(self, path: Path) -> tuple[int, str]:
+        result = self.ask(str(path))
+        return int(result["status"]), str(result["stderr"])

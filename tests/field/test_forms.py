@@ -80,6 +80,7 @@ def test_notebook_header_names_the_class_of_a_cut_paste(capsys: pytest.CaptureFi
         ("043", "flax.errors.ScopeParamShapeError", "Inconsistent shapes"),  # markdown bold
         ("027", "Exception", "Leaked trace MainTrace(1,DynamicJaxprTrace)."),  # pytest summary
         ("073", "ValueError", "Incompatible shapes for broadcasting"),  # a prompt before it
+        ("026", "TracerArrayConversionError", "The numpy.ndarray conversion method"),  # in a repr
     ],
 )
 def test_short_forms_read_as_pasted(
@@ -89,6 +90,21 @@ def test_short_forms_read_as_pasted(
     assert found, "No traceback found"
     assert found[-1]["exception"] == exception
     assert found[-1]["message"].startswith(message)
+
+
+def test_pytest_summary_lines_are_not_rejoined(capsys: pytest.CaptureFixture[str]) -> None:
+    """pytest's short summary cuts each FAILED line at the terminal's width itself: equally long
+    lines, yet no hard wrap to rejoin."""
+    [found] = explain(capsys, "027")
+    assert found["message"] == "Leaked trace MainTrace(1,DynamicJaxprTrace). Leaked tracer(s):"
+
+
+def test_pycharm_suffix_is_not_part_of_the_message() -> None:
+    from jaxerr_ls.tracebacks.parse import paste_readings
+
+    [path] = PASTES.glob("047-*.txt")
+    [reading] = paste_readings(path.read_text(encoding="utf-8"))
+    assert reading.message.endswith("flax.errors.ScopeParamShapeError)")
 
 
 def test_jax_class_identifies_its_entry_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:

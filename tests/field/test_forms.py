@@ -123,3 +123,18 @@ def test_generic_class_identifies_nothing(capsys: pytest.CaptureFixture[str], na
     found = explain(capsys, name)
     assert found[-1]["exception"] in ("TypeError", "ValueError")
     assert found[-1]["entry"] is None
+
+
+def test_diagnostic_text_says_how_the_entry_was_found() -> None:
+    """The LSP diagnostic's message (its first lines) says when the class alone named the entry,
+    and says nothing extra when the message did."""
+    from jaxerr_ls.catalog import Matcher, load_catalog
+    from jaxerr_ls.explain import explain_text
+    from jaxerr_ls.explain.diagnostics import _message
+
+    matcher = Matcher(load_catalog())
+    texts = {name: next(PASTES.glob(f"{name}-*.txt")).read_text("utf-8") for name in ("159", "075")}
+    [by_class] = explain_text(texts["159"], matcher)
+    assert "Identified by its class alone (UnexpectedTracerError)" in _message(by_class)
+    [by_message] = explain_text(texts["075"], matcher)
+    assert "Identified by" not in _message(by_message)

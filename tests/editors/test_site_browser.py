@@ -110,16 +110,50 @@ def test_paste_the_exception_line_alone(page: Any, site: Path, catalog: Catalog)
     assert first.get_attribute("href") == f"errors/{entry_id}.html"
 
 
-def test_header_search_box_from_an_entry_page(page: Any, site: Path) -> None:
-    page.goto((site / "errors" / "tracer-bool-conversion.html").as_uri())
-    page.fill(
-        "header input[name=q]", "Attempted boolean conversion of traced array with shape bool[]."
-    )
-    page.press("header input[name=q]", "Enter")
-    page.wait_for_url("**/index.html?q=*", timeout=WAIT)
+HEADER_BOX = "header textarea[name=q]"
+
+
+def header_search(page: Any, start: Path, text: str) -> Any:
+    """Paste `text` into the header's search box of the page `start` and press Enter: the
+    index page's first result."""
+    page.goto(start.as_uri())
+    page.click(HEADER_BOX)
+    page.keyboard.insert_text(text)  # as a paste delivers it: one input event, lines kept
+    page.press(HEADER_BOX, "Enter")
+    page.wait_for_url("**/index.html#q=*", timeout=WAIT)
     first = page.locator("#results li").first.locator("a")
     first.wait_for(timeout=WAIT)
+    return first
+
+
+def test_header_search_box_from_an_entry_page(page: Any, site: Path) -> None:
+    first = header_search(
+        page,
+        site / "errors" / "tracer-bool-conversion.html",
+        "Attempted boolean conversion of traced array with shape bool[].",
+    )
     assert first.get_attribute("href") == "errors/tracer-bool-conversion.html"
+
+
+@pytest.mark.parametrize("name", ["float_index.plain.txt", "reshape_size.ipython.txt"])
+def test_a_traceback_pasted_into_any_pages_header_reaches_its_entry(
+    page: Any, site: Path, catalog: Catalog, name: str
+) -> None:
+    """The whole traceback, pasted into the header box of an API page, an entry page and the
+    index itself, reaches the entry the index page's own box finds (and the CLI)."""
+    traceback = (CORPUS / name).read_text(encoding="utf-8")
+    assert traceback.count("\n") > 3
+    entry_id = expected_entry(traceback, catalog)
+    assert search(page, site, traceback).get_attribute("href") == f"errors/{entry_id}.html"
+    for start in (
+        site / "apis" / "jax.numpy.arange.html",
+        site / "errors" / "tracer-bool-conversion.html",
+        site / "index.html",
+    ):
+        first = header_search(page, start, traceback)
+        assert first.get_attribute("href") == f"errors/{entry_id}.html", start
+        assert page.input_value("#query") == traceback.replace("\r\n", "\n")
+    assert page.script_errors == []
 
 
 def test_an_api_name_finds_its_page(page: Any, site: Path, catalog: Catalog) -> None:

@@ -467,6 +467,41 @@ def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: li
     )
 
 
+# The README's picture: written by the test below to test-artifacts/vscode/, and into docs/img/
+# when JAXERR_UPDATE_DOCS_IMAGES=1 (then commit it), so a test run never dirties the checkout.
+README_PICTURE = "vscode-hover-squiggle.png"
+
+
+def test_readme_picture_hover_and_predicted_squiggle(page: Any) -> None:
+    """What the README shows: demo.py with the predicted warning's squiggle on the user's line
+    and the hover there (the warning, then the errors `jax.new_ref` can raise)."""
+    page.mouse.move(5, 5)
+    page.keyboard.press("Escape")
+    open_file(page, "demo.py")
+    status_item(page).locator("[class*='codicon-check']").first.wait_for(timeout=60_000)
+    page.locator(".monaco-editor .squiggly-warning").first.wait_for(timeout=60_000)
+    x, y = word_center(page, "ref = jax.new_ref", "new_ref")
+    hover = page.locator(".monaco-hover:not(.hidden)").filter(has_text=ERROR_MESSAGE)
+    shown = ""
+    for _ in range(3):
+        page.mouse.move(5, 5)
+        page.mouse.move(x, y)
+        try:
+            hover.first.wait_for(timeout=20_000)
+        except sync_api.TimeoutError:
+            continue
+        shown = wait_text(hover.first, lambda text: "catalogued errors" in text, 20)
+        if "catalogued errors" in shown:
+            break
+    assert normalize(ERROR_MESSAGE) in shown and "catalogued errors" in shown, shown[:500]
+    editor = page.locator(".part.editor").first.bounding_box()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / README_PICTURE), clip=editor)
+    if os.environ.get("JAXERR_UPDATE_DOCS_IMAGES") == "1":
+        (REPO / "docs" / "img").mkdir(parents=True, exist_ok=True)
+        shutil.copy(SHOTS / README_PICTURE, REPO / "docs" / "img" / README_PICTURE)
+
+
 SITE = "https://site.example/jaxerr"
 
 

@@ -30,6 +30,7 @@ ALL_IDS = [
     "mask-reduce-where",
     "static-loop-bounds",
     "api-rename",
+    "static-literal-args",
 ]
 
 

@@ -99,7 +99,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> list[Result]:
 
 
 def _report(results: list[Result]) -> None:
-    """The table the README quotes (printed with `pytest -s`)."""
+    """The table docs/fixes.md quotes (printed with `pytest -s`)."""
     by_fix: dict[str, list[Result]] = {}
     for result in results:
         by_fix.setdefault(result.expected, []).append(result)

@@ -120,8 +120,15 @@ def test_grad_input_name_assigned_an_int_literal() -> None:
     proposal = propose("int-to-float-literal", source, "print(")
     assert proposal is not None and proposal.safe
     assert "x0 = 4.0\n" in (fixed("int-to-float-literal", source, "print(") or "")
+    # Read elsewhere too (a count here, printed in jax#2663): converted only where differentiated.
     reused = GRAD + "x0 = 4\nprint(jax.grad(f)(x0))\nprint(list(range(x0)))\n"
     proposal = propose("int-to-float-literal", reused, "print(jax")
+    assert proposal is not None and proposal.safe
+    after = fixed("int-to-float-literal", reused, "print(jax") or ""
+    assert "x0 = 4\n" in after and "jax.grad(f)(float(x0))" in after
+    assert "range(x0)" in after
+    array = GRAD + "x0 = jnp.array([1, 2])\nprint(jax.grad(f)(x0))\nprint(x0.dtype)\n"
+    proposal = propose("int-to-float-literal", array, "print(jax")
     assert proposal is not None and not proposal.safe
 
 

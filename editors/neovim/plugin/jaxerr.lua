@@ -247,6 +247,7 @@ local function capture_on()
 end
 
 local sent = {} -- buf -> text of the last traceback sent from it
+local exited = {} -- buf -> true once its job has exited (TermClose)
 
 local term_width = {} -- buf -> width of the terminal (columns) when last seen in a window
 
@@ -370,7 +371,7 @@ vim.api.nvim_create_autocmd('TermOpen', {
     vim.api.nvim_buf_attach(buf, false, {
       on_lines = function()
         last_term_buf = buf
-        if not capture_on() then
+        if not capture_on() or exited[buf] then -- after the exit, TermClose's check decides
           return
         end
         -- debounce: the traceback is complete once the output pauses
@@ -389,6 +390,9 @@ vim.api.nvim_create_autocmd('TermOpen', {
   end,
 })
 
+-- after the job exits: poll every SETTLE_STEP_MS until the buffer is unchanged for SETTLE_MS
+local SETTLE_STEP_MS, SETTLE_MS, SETTLE_MAX_MS = 25, 300, 10000
+
 vim.api.nvim_create_autocmd('TermClose', {
   group = group,
   callback = function(args)
@@ -397,9 +401,40 @@ vim.api.nvim_create_autocmd('TermClose', {
     if status == 0 then
       return
     end
-    vim.schedule(function()
-      check_terminal(args.buf)
-    end)
+    -- TermClose can come before the terminal buffer's last refresh (a loaded machine draws the
+    -- job's final output later, in pieces): check once the buffer has stopped changing for
+    -- SETTLE_MS (or SETTLE_MAX_MS passed), so a half-drawn traceback is never sent.
+    local buf = args.buf
+    exited[buf] = true
+    local timer = uv.new_timer()
+    local last_tick, still, waited = -1, 0, 0
+    local function finish()
+      if not timer:is_closing() then
+        timer:stop()
+        timer:close()
+      end
+    end
+    local function poll()
+      if timer:is_closing() then
+        return
+      end
+      if not vim.api.nvim_buf_is_valid(buf) then
+        finish()
+        return
+      end
+      local tick = vim.api.nvim_buf_get_changedtick(buf)
+      if tick ~= last_tick then
+        last_tick, still = tick, 0
+      else
+        still = still + SETTLE_STEP_MS
+      end
+      waited = waited + SETTLE_STEP_MS
+      if still >= SETTLE_MS or waited >= SETTLE_MAX_MS then
+        finish()
+        check_terminal(buf)
+      end
+    end
+    timer:start(SETTLE_STEP_MS, SETTLE_STEP_MS, vim.schedule_wrap(poll))
   end,
 })
 
@@ -407,6 +442,7 @@ vim.api.nvim_create_autocmd('BufWipeout', {
   group = group,
   callback = function(args)
     sent[args.buf] = nil
+    exited[args.buf] = nil
     term_width[args.buf] = nil
   end,
 })

@@ -45,11 +45,28 @@ def fingerprint(files: Iterable[Path], extra: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def catalog_path(directory: Path, key: str) -> Path:
+    return directory / f"catalog-{key}.pickle"
+
+
+def hover_path(directory: Path, key: str) -> Path:
+    """The hover index (`hover_index.py`) of the catalog cached under `key`."""
+    return directory / f"hover-{key}.idx"
+
+
+def forget_others(directory: Path, pattern: str, kept: Path) -> None:
+    """Remove the files matching `pattern` but `kept`: one catalog at a time."""
+    for old in directory.glob(pattern):
+        if old != kept:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
 def cached(directory: Path | None, key: str, build: Callable[[], Catalog]) -> Catalog:
     """The catalog stored under `key`, or `build()` stored there for next time."""
     if directory is None:
         return build()
-    path = directory / f"catalog-{key}.pickle"
+    path = catalog_path(directory, key)
     with contextlib.suppress(Exception):  # a bad cache is only a slower start
         return _read(path)
     catalog = build()
@@ -84,7 +101,4 @@ def _write(directory: Path, path: Path, catalog: Catalog) -> None:
     with os.fdopen(handle, "wb") as out:
         pickle.dump(state, out, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(temporary, path)
-    for old in directory.glob("catalog-*.pickle"):  # one catalog at a time
-        if old != path:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    forget_others(directory, "catalog-*.pickle", path)

@@ -6,8 +6,10 @@ never raises for bad data.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import pickle
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -16,15 +18,26 @@ from pathlib import Path
 from sys import intern
 from typing import Any, Literal
 
-from jaxerr_ls.catalog.cache import cached, default_cache_dir, fingerprint
-from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site, Wording
+from jaxerr_ls.catalog.cache import (
+    cached,
+    catalog_path,
+    default_cache_dir,
+    fingerprint,
+    forget_others,
+    hover_path,
+)
+from jaxerr_ls.catalog.hover_index import write_index
+from jaxerr_ls.catalog.libraries import library_files, library_name, tag
+from jaxerr_ls.catalog.model import LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
+from jaxerr_ls.catalog.xla import load_xla
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+XLA_INDEX = Path("xla") / "messages.json.gz"
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KNOWN_FIELDS = frozenset(
     {
@@ -46,6 +59,9 @@ KNOWN_FIELDS = frozenset(
         "frequency",
         "wordings",
         "min_jax",
+        "library",
+        "proof_skip",
+        "evidence",
     }
 )
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
@@ -201,6 +217,12 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         _check_template(message)
     patterns = _strings(data, "patterns")
     _check_patterns(patterns)
+    library = _string(data, "library") or "jax"
+    if library not in LIBRARY_TAGS:
+        raise EntryError("library", f"must be one of {', '.join(sorted(LIBRARY_TAGS))}")
+    evidence = _strings(data, "evidence")
+    if any(not url.startswith("https://") for url in evidence):
+        raise EntryError("evidence", "each must be the https:// address of a public thread")
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
         raise EntryError("frequency", "must be an integer from 0 to 100")
@@ -224,6 +246,9 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         frequency=frequency,
         wordings=_curated_wordings(data),
         min_jax=_version(data["min_jax"], "min_jax") if "min_jax" in data else "",
+        library=library,
+        proof_skip=_string(data, "proof_skip"),
+        evidence=evidence,
     )
 
 
@@ -263,7 +288,7 @@ def load_curated(directory: Path, label: str = "catalog/curated") -> Loaded:
 def load_index(path: Path) -> tuple[Loaded, str]:
     """The generated index of raise sites (one release's `jax-<v>.json`, or the multi-release
     `releases.json.gz`); returns the entries and the (newest) JAX version."""
-    label = f"catalog/index/{path.name}"
+    label = f"catalog/{path.parent.name}/{path.name}"
     try:
         raw_bytes = path.read_bytes()
         if path.suffix == ".gz":
@@ -271,7 +296,8 @@ def load_index(path: Path) -> tuple[Loaded, str]:
         data = json.loads(raw_bytes.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, EOFError) as exc:
         return Loaded((), (f"{label}: not readable JSON: {exc}",)), ""
-    version = data.get("jax_version", "") if isinstance(data, dict) else ""
+    # A library's index names its own newest release `version`.
+    version = (data.get("jax_version") or data.get("version", "")) if isinstance(data, dict) else ""
     raw_errors = data.get("errors", []) if isinstance(data, dict) else []
     releases = data.get("releases", []) if isinstance(data, dict) else []
     decode = _Releases(releases if isinstance(releases, list) else [], str(version))
@@ -476,6 +502,18 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
             if (site.file, site.function) not in places:
                 places.add((site.file, site.function))
                 sites.append(site)
+    # A library's generated entries lend their releases (and their library, should the curator
+    # not have said it).
+    libraries = {other.library for other in found if other.library != "jax"}
+    library = entry.library
+    if library == "jax" and len(libraries) == 1:
+        library = libraries.pop()
+    library_versions = tuple(
+        sorted(
+            {v for other in found for v in other.library_versions} | set(entry.library_versions),
+            key=version_key,
+        )
+    )
     return replace(
         entry,
         apis=apis,
@@ -483,7 +521,49 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
         versions=versions,
         wordings=tuple(wordings.values()),
         raised_at=tuple(sites),
+        library=library,
+        library_versions=library_versions,
     )
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where the catalog comes from and where its cached copies live (`cache.py`)."""
+
+    base: Path
+    index_path: Path | None
+    directory: Path | None  # None: no cache (JAXERR_LS_NO_CACHE)
+    key: str
+
+    @property
+    def cached(self) -> Path | None:
+        return None if self.directory is None else catalog_path(self.directory, self.key)
+
+    @property
+    def hover(self) -> Path | None:
+        return None if self.directory is None else hover_path(self.directory, self.key)
+
+
+def locate(
+    root: Path | None = None,
+    *,
+    jax_version: Callable[[], str | None] = installed_jax_version,
+    cache_dir: Path | None | Literal["default"] = "default",
+) -> Located:
+    """The catalog files for the installed JAX (or the newest), and its cache key: the package
+    version and the size and time of every file read, the loader's own code among them."""
+    base = root if root is not None else catalog_dir()
+    index_path = pick_index(base / "index", jax_version())
+    directory = default_cache_dir() if cache_dir == "default" else cache_dir
+    files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
+    files += [path for path in [base / XLA_INDEX] if path.exists()]
+    files += library_files(base)
+    # The loader's own code too: a changed merge rule must not be served from an older pickle.
+    files += [Path(__file__), Path(__file__).with_name("model.py")]
+    files += [Path(__file__).with_name(name) for name in ("xla.py", "libraries.py")]
+    files += [Path(__file__).with_name("hover_index.py")]
+    key = fingerprint(files, f"{base.resolve()}\0{index_path}") if directory else ""
+    return Located(base, index_path, directory, key)
 
 
 def load_catalog(
@@ -491,21 +571,23 @@ def load_catalog(
     *,
     jax_version: Callable[[], str | None] = installed_jax_version,
     cache_dir: Path | None | Literal["default"] = "default",
+    with_hover_index: bool = False,
 ) -> Catalog:
     """The whole catalog: curated entries plus the index for the installed JAX (or the newest).
 
     Served from the user's cache when no catalog file changed since it was stored (see
-    `cache.py`); `cache_dir=None` always reads the files."""
-    base = root if root is not None else catalog_dir()
-    index_path = pick_index(base / "index", jax_version())
-    directory = default_cache_dir() if cache_dir == "default" else cache_dir
-    if directory is None:
-        return _load_files(base, index_path)
-    files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
-    # The loader's own code too: a changed merge rule must not be served from an older pickle.
-    files += [Path(__file__), Path(__file__).with_name("model.py")]
-    key = fingerprint(files, f"{base.resolve()}\0{index_path}")
-    return cached(directory, key, lambda: _load_files(base, index_path))
+    `cache.py`); `cache_dir=None` always reads the files. `with_hover_index`: also store the
+    hover index (`hover_index.py`) beside the cached copy when it is not there yet."""
+    found = locate(root, jax_version=jax_version, cache_dir=cache_dir)
+    if found.directory is None:
+        return _load_files(found.base, found.index_path)
+    catalog = cached(found.directory, found.key, lambda: _load_files(found.base, found.index_path))
+    hover = found.hover
+    if with_hover_index and hover is not None and not hover.exists():
+        with contextlib.suppress(OSError, pickle.PicklingError):
+            write_index(hover, catalog)
+            forget_others(found.directory, "hover-*.idx", hover)
+    return catalog
 
 
 def _load_files(base: Path, index_path: Path | None) -> Catalog:
@@ -517,4 +599,19 @@ def _load_files(base: Path, index_path: Path | None) -> Catalog:
         loaded, version = load_index(index_path)
         generated, source = loaded.entries, str(index_path)
         problems.extend(loaded.problems)
+    if (base / XLA_INDEX).exists():  # errors raised below JAX's Python
+        below, xla_problems = load_xla(base / XLA_INDEX)
+        generated += tuple(below)
+        problems.extend(xla_problems)
+    libraries: list[Entry] = []
+    for path in library_files(base):
+        name = library_name(path)
+        if name is None:
+            problems.append(f"catalog/libraries/{path.name}: not a known library's index")
+            continue
+        loaded, _ = load_index(path)
+        libraries.extend(tag(loaded.entries, name))
+        problems.extend(loaded.problems)
+    # JAX's own entries first: where a library's template and JAX's match equally, JAX's wins.
+    generated = (*generated, *libraries)
     return Catalog.of(merge(curated.entries, generated), version, problems, source)

@@ -14,6 +14,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
+from jaxerr_ls.catalog.xla import (
+    LIBRARY as XLA,
+)
+from jaxerr_ls.catalog.xla import (
+    RUNTIME_CLASSES,
+    looks_like_status,
+    segment_starts,
+    strip_status,
+)
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -22,6 +31,8 @@ FUZZY_CUTOFF = 88
 MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
+# A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
+_PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 
 
 class TemplateError(ValueError):
@@ -131,6 +142,43 @@ def short_class(name: str) -> str:
     return name.rsplit(".", 1)[-1].strip()
 
 
+def same_class(printed: str, expected: str) -> bool:
+    """The same class, counting every class that carries an XLA status to Python as one
+    (`XlaRuntimeError`, `JaxRuntimeError`, the `RuntimeError` of older jaxlib)."""
+    return printed == expected or (printed in RUNTIME_CLASSES and expected in RUNTIME_CLASSES)
+
+
+def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Template, str] | None:
+    """A template of an error below JAX's Python, matchable where a wrapped status starts: the
+    body without its status code (one compile: thousands are built on the first runtime error);
+    it may end where the wrapper's text goes on (`; ...`). Also: the body's longest literal."""
+    message = entry.message if wording is None else wording.message
+    try:
+        source, names, literals = compile_template(strip_status(message))
+    except TemplateError:
+        return None
+    normalised = [_norm(piece) for piece in literals]
+    literal_len = sum(len(piece) for piece in normalised)
+    if literal_len < MIN_LITERAL:
+        return None
+    ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
+    template = Template(
+        entry=entry,
+        regex_source=r"\s*" + source + ending,
+        names=names,
+        prefix=normalised[0],
+        whole_word=False,
+        longest=max(normalised, key=len),
+        literal_len=literal_len,
+        message=message,
+        current=wording is None,
+        versions=wording.versions if wording is not None else (),
+        exception=wording.exception if wording is not None else "",
+        authored=wording is not None and wording.curated,
+    )
+    return template, template.longest
+
+
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
@@ -145,7 +193,15 @@ class Matcher:
         self._regexes: dict[str, re.Pattern[str]] = {}
         self.templates: list[Template] = []
         self.patterns: list[tuple[Entry, re.Pattern[str]]] = []
+        # XLA's and jaxlib's generated messages: thousands, tried only on runtime errors, built
+        # on the first one (the server's start and JAX's own errors never pay for them).
+        self._below_entries: list[Entry] = []
+        self._below: list[tuple[str, Entry, Wording | None]] | None = None
+        self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
         for entry in catalog.entries:
+            if entry.library == XLA and not entry.curated:
+                self._below_entries.append(entry)
+                continue
             template = _build(entry)
             if template is not None:
                 self.templates.append(template)
@@ -202,7 +258,63 @@ class Matcher:
         """The newest catalogued release raises it (or its releases are not recorded)."""
         return not entry.versions or not self._newest or self._newest in entry.versions
 
-    def _ranked(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
+    def _below_templates(self) -> list[tuple[str, Entry, Wording | None]]:
+        """(longest literal piece, entry, wording) of every template below JAX's Python: cheap
+        to list; a template is compiled only when its longest piece is in a message."""
+        if self._below is None:
+            built: list[tuple[str, Entry, Wording | None]] = []
+            curated = [e for e in self.catalog.entries if e.library == XLA and e.curated]
+            for entry in curated + self._below_entries:
+                for wording in (None, *entry.wordings):
+                    text = strip_status(entry.message if wording is None else wording.message)
+                    pieces = [_norm(p) for p in _PIECES.split(text)]
+                    longest = max(pieces, key=len).replace("{{", "{").replace("}}", "}")
+                    if len(longest) >= 4:
+                        built.append((longest, entry, wording))
+            self._below = built
+        return self._below
+
+    def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
+        """Templates of errors below JAX's Python, tried where each wrapped status starts."""
+        normalised = _norm(text)
+        starts: list[int] | None = None
+        for longest, entry, wording in self._below_templates():
+            if longest not in normalised:
+                continue
+            key_of = (entry.id, wording.message if wording else "")
+            if key_of not in self._below_built:
+                self._below_built[key_of] = _segment_template(entry, wording)
+            built = self._below_built[key_of]
+            if built is None:
+                continue
+            template = built[0]
+            regex = self._regex(template)
+            starts = segment_starts(text) if starts is None else starts
+            for start in reversed(starts):
+                found = regex.match(text, start)
+                if found is None:
+                    continue
+                fields = dict(
+                    zip(template.names, (g.strip() for g in found.groups()), strict=False)
+                )
+                key = (
+                    0,
+                    template.authored,
+                    self.in_release(template),
+                    template.current,
+                    self.live(template.entry),
+                    # The innermost status says what failed; the wrappers around it only say
+                    # where (`Failed to execute XLA Runtime executable: {...}`).
+                    start * 10_000 + template.literal_len,
+                    template.entry.curated,
+                    not template.entry.patterns,
+                )
+                yield template.cls, key, Match(template.entry, fields, 100)
+                break
+
+    def _ranked(
+        self, text: str, runtime: bool = False
+    ) -> Iterator[tuple[str, tuple[int, ...], Match]]:
         """Every pattern or template that matches, with the class that prints it and its rank:
         pattern hit, a curator's older wording, the user's release's wording, the entry's own
         (newest) wording above older ones other entries share, entries the newest release
@@ -232,11 +344,14 @@ class Matcher:
                     not template.entry.patterns,
                 )
                 yield template.cls, key, Match(template.entry, fields, 100)
+        if runtime:
+            yield from self._ranked_below(text)
 
     def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
         """Every entry whose pattern or template matches the message, whatever its class, with
         its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
-        return [(key, found) for _, key, found in self._ranked(message[:MAX_MESSAGE])]
+        text = message[:MAX_MESSAGE]
+        return [(key, found) for _, key, found in self._ranked(text, looks_like_status(text))]
 
     def match(self, exception: str, message: str) -> Match | None:
         """The best entry for an exception class and message, or None when nothing fits well:
@@ -244,13 +359,13 @@ class Matcher:
         text = message[:MAX_MESSAGE]
         cls = short_class(exception)
         best: tuple[tuple[int, ...], Match] | None = None
-        for printed_by, rank, found in self._ranked(text):
-            key = (printed_by == cls, *rank)
+        runtime = cls in RUNTIME_CLASSES or not cls or looks_like_status(text)
+        for printed_by, rank, found in self._ranked(text, runtime):
+            key = (same_class(printed_by, cls), *rank)
             if best is None or key > best[0]:
                 best = (key, found)
         if best is not None:
-            same_class = best[0][0]
-            if same_class or not cls:
+            if best[0][0] or not cls:
                 return best[1]
             # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
             return Match(best[1].entry, best[1].fields, 85)
@@ -258,6 +373,8 @@ class Matcher:
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)
+        if cls in RUNTIME_CLASSES:
+            choices = [c for name in sorted(RUNTIME_CLASSES) for c in self._fuzzy.get(name, [])]
         if not choices or not first_line:
             return None
         # Imported here: only messages no template matches need it, and the server starts faster.

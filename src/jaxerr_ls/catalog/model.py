@@ -6,6 +6,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+# Libraries used with JAX whose errors the catalog holds (`catalog/libraries/<name>.json.gz`),
+# with how their names read in prose.
+LIBRARIES = {
+    "flax": "Flax",
+    "equinox": "Equinox",
+    "optax": "Optax",
+    "orbax": "Orbax",
+    "chex": "Chex",
+}
+LIBRARY_TAGS = frozenset({"jax", "xla", *LIBRARIES})
+
 
 @dataclass(frozen=True)
 class Site:
@@ -106,6 +117,16 @@ class Entry:
     api_depths: tuple[int, ...] = ()
     # The first release whose API the example needs ("" = every catalogued release runs it).
     min_jax: str = ""
+    # Whose error it is: "jax", "xla", or a library used with JAX ("flax", "equinox", "optax",
+    # "orbax", "chex"; see LIBRARIES).
+    library: str = "jax"
+    # A library's releases that raise it (its own version numbers; `versions` stays JAX's).
+    library_versions: tuple[str, ...] = ()
+    # Why no example proves the entry on a CPU ("" = `example` proves it): a GPU, a TPU, a
+    # broken install or a second process is what raises it.
+    proof_skip: str = ""
+    # Public threads where users met it (URLs): the evidence behind `frequency`.
+    evidence: tuple[str, ...] = ()
 
     @property
     def condition(self) -> str:
@@ -120,6 +141,7 @@ class Entry:
             "message": self.message,
             "title": self.title,
             "curated": self.curated,
+            "library": self.library,
             "apis": list(self.apis),
             "fixes": list(self.fixes),
             "raised_at": [site.to_json() for site in self.raised_at],
@@ -144,6 +166,9 @@ class Entry:
                 "wordings": [w.to_json() for w in self.wordings],
                 "api_depths": list(self.api_depths),
                 "min_jax": self.min_jax or None,
+                "proof_skip": self.proof_skip or None,
+                "evidence": list(self.evidence),
+                "library_versions": list(self.library_versions),
             }
         )
         return data

@@ -22,8 +22,9 @@ def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None
         for api in entry.apis:
             if not api.startswith("jax.") and api != "jax":
                 problems.append(f"{where}: field 'apis': '{api}' is not a qualified jax name")
-        if entry.example is None:
+        if entry.example is None and not entry.proof_skip:
             problems.append(
-                f"{where}: field 'example': curated entries need a before/after example"
+                f"{where}: field 'example': curated entries need a before/after example "
+                "(or 'proof_skip' saying why none can run on a CPU)"
             )
     return problems

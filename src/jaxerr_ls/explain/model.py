@@ -29,6 +29,7 @@ class Explanation:
                 "message": match.entry.message,
                 "curated": match.entry.curated,
                 "score": match.score,
+                "library": match.entry.library,
                 "identified_by": match.by,
             },
             "fields": dict(match.fields) if match else {},

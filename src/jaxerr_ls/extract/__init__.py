@@ -1,4 +1,5 @@
-"""`jaxerr-ls catalog extract`: JAX's raise sites, read from its source (never imported)."""
+"""`jaxerr-ls catalog extract`: the raise sites of JAX (and of the libraries used with it, see
+`libraries.py`), read from their sources (never imported)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from jaxerr_ls.extract.index import (
     site_apis,
     skip_counts,
 )
+from jaxerr_ls.extract.libraries import LIBRARIES, adjust_sites, library_of, shortest_names
 from jaxerr_ls.extract.releases import Change, Release, merge_releases, render_releases
 from jaxerr_ls.extract.sites import RaiseSite, Skipped
 from jaxerr_ls.extract.source import Source, SourceError, read_source
@@ -39,6 +41,7 @@ class Extraction:
     sites: tuple[RaiseSite, ...]
     skipped: tuple[Skipped, ...]
     public_apis: int  # public names found (functions, classes, methods)
+    package: str = "jax"
 
     @property
     def skip_counts(self) -> dict[str, int]:
@@ -95,12 +98,19 @@ def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> E
         modules[facts.module] = facts
         skipped.extend(facts.skipped)
     with _no_gc():
+        library = library_of(source.package)
         resolver = Resolver(modules)
         graph = build_graph(modules, resolver)
-        roots = public_roots(modules, resolver)
+        roots = public_roots(modules, resolver, source.package, plain_imports=library is not None)
+        if library is not None:
+            roots = shortest_names(roots)
         reached = reach(graph, roots, max_hops)
-    sites = tuple(sorted((s for m in modules.values() for s in m.sites), key=_site_key))
-    errors = tuple(group_errors(site_apis(sites, reached, roots)))
+    found = [s for m in modules.values() for s in m.sites]
+    if library is not None:
+        found, skipped = adjust_sites(library, found, skipped, modules, resolver)
+    sites = tuple(sorted(found, key=_site_key))
+    prefix = library.name if library is not None else "jax"
+    errors = tuple(group_errors(site_apis(sites, reached, roots), prefix))
     return Extraction(
         version=source.version,
         source=source.label,
@@ -108,6 +118,7 @@ def extract_source(source: Source, jobs: int = 2, max_hops: int = MAX_HOPS) -> E
         sites=sites,
         skipped=tuple(sorted(skipped, key=lambda s: (s.file, s.line))),
         public_apis=len({api for apis in roots.values() for api in apis}),
+        package=source.package,
     )
 
 
@@ -115,8 +126,10 @@ def _site_key(site: RaiseSite) -> tuple[str, int]:
     return (site.file, site.line)
 
 
-def extract(path: Path, jobs: int = 2, max_hops: int = MAX_HOPS) -> Extraction:
-    return extract_source(read_source(path), jobs, max_hops)
+def extract(
+    path: Path, jobs: int = 2, max_hops: int = MAX_HOPS, package: str = "jax"
+) -> Extraction:
+    return extract_source(read_source(path, package), jobs, max_hops)
 
 
 MULTI_INDEX = "releases.json.gz"
@@ -144,7 +157,8 @@ def summary(result: Extraction, seconds: float, examples: int = 3) -> str:
     templates = len(result.errors)
     classes = len({e.exception for e in result.errors})
     lines = [
-        f"JAX {result.version} from {result.source}",
+        f"{'JAX' if result.package == 'jax' else result.package} {result.version}"
+        f" from {result.source}",
         f"  raise sites with a literal message: {len(result.sites)}",
         f"  distinct templates: {templates}",
         f"  exception classes: {classes}",
@@ -165,16 +179,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Index every raise with a literal message in a JAX source tree, "
         "installed jax package directory or jax wheel. Given several (e.g. every wheel of "
         "/work/wheels), write one multi-release index storing each template once with the "
-        "releases that raise it.",
+        "releases that raise it. With --library, index a library used with JAX "
+        f"({', '.join(LIBRARIES)}) into catalog/libraries/<name>.json.gz.",
     )
     parser.add_argument(
         "--from",
         dest="sources",
-        required=True,
+        default=[],
         type=Path,
         metavar="PATH",
         nargs="+",
         action="extend",
+    )
+    parser.add_argument(
+        "--library",
+        choices=[*LIBRARIES, "all"],
+        default=None,
+        help="index a library's wheels (--from) or, with --download, its pinned releases",
+    )
+    parser.add_argument(
+        "--download",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="with --library: fetch the pinned releases' wheels into DIR (pip download "
+        "--no-deps; wheels already there are reused)",
     )
     parser.add_argument("--out", type=Path, default=None, metavar="FILE")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
@@ -185,6 +214,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"calls followed from a public API to a raise (default {MAX_HOPS})",
     )
     args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.library is not None:
+        from jaxerr_ls.extract.library_cli import run_libraries
+
+        return run_libraries(args)
+    if not args.sources:
+        parser.error("--from is required (or --library)")
     started = time.perf_counter()
     results: list[Extraction] = []
     try:
@@ -203,15 +238,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     document, changes = merge_releases(Release(r.version, r.source, r.errors) for r in results)
     out = args.out or default_out(None)
+    write_multi(document, changes, out, started)
+    return 0
+
+
+def write_multi(
+    document: dict[str, object], changes: Sequence[Change], out: Path, started: float
+) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(render_releases(document))
     errors = document["errors"]
     assert isinstance(errors, list)
     wordings = sum(1 + len(e.get("wordings", [])) for e in errors)
-    print(f"{len(results)} releases: {', '.join(str(v) for v in document['releases'])}")  # type: ignore[attr-defined]
+    print(f"{len(changes) + 1} releases: {', '.join(str(v) for v in document['releases'])}")  # type: ignore[attr-defined]
     print(changes_table(changes))
     print(f"  entries: {len(errors)}; wordings (templates stored): {wordings}")
     print(
         f"  took {time.perf_counter() - started:.1f} s; wrote {out} ({out.stat().st_size:,} bytes)"
     )
-    return 0

@@ -1,8 +1,10 @@
 """Which public APIs reach each function: exports read statically, calls followed a few hops.
 
-Public modules are the `jax` modules whose dotted names have no `_`-prefixed part. Their exports
-are `__all__` when given, else their public definitions and names imported with `as` (JAX's
-re-export style). From each export, calls, callbacks passed along, nested functions and
+Public modules are the package's (`jax`, `flax`, `orbax.checkpoint`, ...) modules whose dotted
+names have no `_`-prefixed part. Their exports are `__all__` when given, else their public
+definitions and names imported with `as` (JAX's re-export style) — and, for libraries that
+re-export with a plain `from ._src.alias import adam` (Optax, Orbax), names imported from the
+package itself. From each export, calls, callbacks passed along, nested functions and
 primitive rules (`p.bind` -> functions registered with `p`) are followed up to `MAX_HOPS` calls.
 """
 
@@ -28,9 +30,12 @@ class Target:
     name: str
 
 
-def is_public_module(module: str) -> bool:
+def is_public_module(module: str, package: str = "jax") -> bool:
     parts = module.split(".")
-    return parts[0] == "jax" and not any(p.startswith("_") or p in _NOT_PUBLIC for p in parts)
+    root = package.split(".")
+    return parts[: len(root)] == root and not any(
+        p.startswith("_") or p in _NOT_PUBLIC for p in parts
+    )
 
 
 class Resolver:
@@ -166,13 +171,18 @@ def _scoped(
     return resolver.resolve_chain(facts.module, chain)
 
 
-def public_roots(modules: Mapping[str, ModuleFacts], resolver: Resolver) -> dict[Node, set[str]]:
+def public_roots(
+    modules: Mapping[str, ModuleFacts],
+    resolver: Resolver,
+    package: str = "jax",
+    plain_imports: bool = False,
+) -> dict[Node, set[str]]:
     """Function node -> the public names whose call runs it first."""
     roots: dict[Node, set[str]] = {}
     for module, facts in modules.items():
-        if not is_public_module(module):
+        if not is_public_module(module, package):
             continue
-        for name in exported_names(facts):
+        for name in exported_names(facts, package if plain_imports else None):
             target = resolver.resolve(module, name)
             if target is None:
                 continue
@@ -195,10 +205,19 @@ def _class_roots(resolver: Resolver, target: Target, api: str, roots: dict[Node,
             )
 
 
-def exported_names(facts: ModuleFacts) -> list[str]:
+def exported_names(facts: ModuleFacts, own_package: str | None = None) -> list[str]:
+    """`own_package` given: names a package's `__init__` imports from that package count as
+    exports too (not a plain module's: those are its own imports, not an API)."""
     if facts.all_names is not None:
         return sorted(set(facts.all_names))
     names = set(facts.defs) | set(facts.aliases) | set(facts.renamed)
+    if own_package is not None and facts.is_package:
+        root = own_package.split(".")[0]
+        names |= {
+            local
+            for local, (source, attribute) in facts.imports.items()
+            if attribute is not None and source.split(".")[0] == root
+        }
     return sorted(n for n in names if not n.startswith("_"))
 
 

@@ -57,9 +57,10 @@ def ordered_apis(depths: Mapping[str, int]) -> tuple[tuple[str, ...], tuple[int,
     return tuple(a for a, _ in pairs), tuple(d for _, d in pairs)
 
 
-def error_id(exception: str, template: str) -> str:
+def error_id(exception: str, template: str, prefix: str = "jax") -> str:
+    """`jax-1a2b3c4d`; a library's errors are `flax-…`, `optax-…` (the same hash)."""
     digest = hashlib.sha1(f"{exception}\0{template}".encode()).hexdigest()
-    return f"jax-{digest[:8]}"
+    return f"{prefix}-{digest[:8]}"
 
 
 def title_of(template: str) -> str:
@@ -98,7 +99,9 @@ def site_apis(
     return out
 
 
-def group_errors(apis_by_site: Mapping[RaiseSite, Mapping[str, int]]) -> list[IndexedError]:
+def group_errors(
+    apis_by_site: Mapping[RaiseSite, Mapping[str, int]], prefix: str = "jax"
+) -> list[IndexedError]:
     groups: dict[tuple[str, str], list[RaiseSite]] = {}
     for site in apis_by_site:
         groups.setdefault((site.exception, site.template), []).append(site)
@@ -111,7 +114,7 @@ def group_errors(apis_by_site: Mapping[RaiseSite, Mapping[str, int]]) -> list[In
         apis, api_depths = ordered_apis(depths)
         errors.append(
             IndexedError(
-                id=error_id(exception, template),
+                id=error_id(exception, template, prefix),
                 exception=exception,
                 message=template,
                 title=title_of(template),

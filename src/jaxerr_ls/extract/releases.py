@@ -90,8 +90,11 @@ def changes_and_links(releases: Sequence[Release]) -> tuple[list[Change], _Union
     return changes, union
 
 
-def merge_releases(releases: Iterable[Release]) -> tuple[dict[str, object], list[Change]]:
-    """The multi-release index document and the per-release changes it was built from."""
+def merge_releases(
+    releases: Iterable[Release], prefix: str = "jax"
+) -> tuple[dict[str, object], list[Change]]:
+    """The multi-release index document and the per-release changes it was built from;
+    `prefix` names the ids (`jax-…`, or a library's name)."""
     ordered = sorted(releases, key=lambda r: version_key(r.version))
     changes, union = changes_and_links(ordered)
     bit = {r.version: 1 << i for i, r in enumerate(ordered)}
@@ -106,7 +109,7 @@ def merge_releases(releases: Iterable[Release]) -> tuple[dict[str, object], list
     for key in masks:
         groups.setdefault(union.find(key), []).append(key)
     newest = ordered[-1].version if ordered else ""
-    entries = [_entry(members, masks, latest, newest) for members in groups.values()]
+    entries = [_entry(members, masks, latest, newest, prefix) for members in groups.values()]
     entries.sort(key=lambda e: str(e["id"]))
     document: dict[str, object] = {
         "format": FORMAT,
@@ -125,6 +128,7 @@ def _entry(
     masks: dict[Key, int],
     latest: dict[Key, tuple[str, IndexedError]],
     newest: str,
+    prefix: str = "jax",
 ) -> dict[str, object]:
     # The wording of the newest release is the message; ties go to the more widely raised one.
     members.sort(key=lambda k: (-masks[k].bit_length(), -masks[k].bit_count(), k))
@@ -140,7 +144,7 @@ def _entry(
     for key in members:
         mask |= masks[key]
     data: dict[str, object] = {
-        "id": error_id(*primary),
+        "id": error_id(*primary, prefix),
         "exception": error.exception,
         "message": error.message,
         "title": error.title,

@@ -27,6 +27,11 @@ class Skipped:
     file: str
     line: int
     reason: str
+    # The class raised, when it is named: its own constructor may word the message (Flax's
+    # `raise errors.ScopeParamShapeError(name, path, ...)`; see `classes.py`).
+    exception: str = ""
+    function: str = ""
+    condition: str = ""
 
 
 def exception_name(node: ast.expr) -> str | None:
@@ -47,10 +52,26 @@ def site_of(
     if exc is None:
         return Skipped(file, node.lineno, "bare raise (re-raises the current exception)")
     if not isinstance(exc, ast.Call):
-        return Skipped(file, node.lineno, "raises an exception object or class without a message")
+        named = exception_name(exc) or ""
+        return Skipped(
+            file,
+            node.lineno,
+            "raises an exception object or class without a message",
+            named,
+            function,
+            condition,
+        )
     candidates = [*exc.args, *(kw.value for kw in exc.keywords)]
+    called = exception_name(exc.func) or ""
     if not candidates:
-        return Skipped(file, node.lineno, "exception constructed without arguments")
+        return Skipped(
+            file,
+            node.lineno,
+            "exception constructed without arguments",
+            called,
+            function,
+            condition,
+        )
     first_skip: Skip | None = None
     for candidate in candidates:
         result = template_of(candidate, lookup)
@@ -65,4 +86,4 @@ def site_of(
             return Skipped(file, node.lineno, "exception class computed at run time")
         return RaiseSite(file, node.lineno, function, name, result, condition)
     reason = first_skip.reason if first_skip else "no message argument"
-    return Skipped(file, node.lineno, reason)
+    return Skipped(file, node.lineno, reason, called, function, condition)

@@ -1,4 +1,5 @@
-"""A JAX release read as text from a source tree, installed package or wheel (never imported)."""
+"""A release of JAX (or of a library used with it) read as text from a source tree, installed
+package or wheel (never imported)."""
 
 from __future__ import annotations
 
@@ -11,62 +12,89 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
 _VERSION = re.compile(r"""^_version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+# A library's own version module (`__version__ = "0.12.8"`), when no wheel metadata says it.
+_DUNDER_VERSION = re.compile(
+    r"""^__version__\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE
+)
+_METADATA_VERSION = re.compile(r"^Version:\s*(\S+)\s*$", re.MULTILINE)
 
 
 class SourceError(ValueError):
-    """The path is not a JAX source tree, package directory or wheel."""
+    """The path is not a source tree, package directory or wheel of the package."""
 
 
 @dataclass(frozen=True)
 class Source:
-    """Every `.py` file of the `jax` package, keyed by its path relative to site-packages."""
+    """Every `.py` file of the package, keyed by its path relative to site-packages."""
 
     version: str
     label: str  # what the index names as its source, e.g. "jax-0.10.2-py3-none-any.whl"
     files: Mapping[str, str]
+    package: str = "jax"  # dotted import name: "jax", "flax", "orbax.checkpoint"
 
 
-def read_source(path: Path) -> Source:
-    """The `jax` package under `path`: a wheel, the package directory or a checkout holding it."""
+def read_source(path: Path, package: str = "jax") -> Source:
+    """The package under `path`: a wheel, the package directory or a checkout holding it.
+    `package` is its dotted import name (`orbax.checkpoint` lives in `orbax/checkpoint/`)."""
+    folder = package.replace(".", "/")
     if path.is_file():
         if not zipfile.is_zipfile(path):
             raise SourceError(f"{path}: not a wheel (zip) file")
-        return _from_wheel(path)
-    for candidate in (path, path / "jax"):
-        if (candidate / "version.py").is_file() and (candidate / "__init__.py").is_file():
-            return _from_directory(candidate)
-    raise SourceError(f"{path}: no jax package (jax/version.py) found there")
+        return _from_wheel(path, package)
+    for candidate in (path, path / folder):
+        if (candidate / "__init__.py").is_file() and (
+            package != "jax" or (candidate / "version.py").is_file()
+        ):
+            return _from_directory(candidate, package)
+    expected = f"{folder}/version.py" if package == "jax" else f"{folder}/__init__.py"
+    raise SourceError(f"{path}: no {package} package ({expected}) found there")
 
 
-def _from_directory(package: Path) -> Source:
+def _from_directory(directory: Path, package: str) -> Source:
     files: dict[str, str] = {}
-    for file in sorted(package.rglob("*.py")):
-        relative = PurePosixPath("jax", *file.relative_to(package).parts)
+    for file in sorted(directory.rglob("*.py")):
+        relative = PurePosixPath(*package.split("."), *file.relative_to(directory).parts)
         files[str(relative)] = file.read_text(encoding="utf-8", errors="replace")
-    return _source(files, None)
+    return _source(files, None, package, "")
 
 
-def _from_wheel(wheel: Path) -> Source:
+def _from_wheel(wheel: Path, package: str) -> Source:
     files: dict[str, str] = {}
+    metadata = ""
+    prefix = package.replace(".", "/") + "/"
     with zipfile.ZipFile(wheel) as archive:
         for name in sorted(archive.namelist()):
-            if name.startswith("jax/") and name.endswith(".py"):
+            if name.startswith(prefix) and name.endswith(".py"):
                 files[name] = archive.read(name).decode("utf-8", errors="replace")
-    return _source(files, wheel.name)
+            elif name.endswith(".dist-info/METADATA") and name.count("/") == 1:
+                metadata = archive.read(name).decode("utf-8", errors="replace")
+    return _source(files, wheel.name, package, metadata)
 
 
-def _source(files: dict[str, str], label: str | None) -> Source:
-    """`label` None: a directory, named by version so the output does not depend on the path."""
+def _source(files: dict[str, str], label: str | None, package: str, metadata: str) -> Source:
+    """`label` None: a directory, named by version so the output does not depend on the path.
+    JAX's version is its `jax/version.py`; a library's is its wheel's metadata, else the
+    `__version__` its `version.py` or `__init__.py` states."""
     where = label or "source tree"
-    version_text = files.get("jax/version.py")
-    if version_text is None:
-        raise SourceError(f"{where}: jax/version.py is missing")
-    found = _VERSION.search(version_text)
-    if found is None:
-        raise SourceError(f"{where}: no _version = '...' in jax/version.py")
+    folder = package.replace(".", "/")
+    if package == "jax":
+        version_text = files.get("jax/version.py")
+        if version_text is None:
+            raise SourceError(f"{where}: jax/version.py is missing")
+        found = _VERSION.search(version_text)
+        if found is None:
+            raise SourceError(f"{where}: no _version = '...' in jax/version.py")
+    else:
+        if not files:
+            raise SourceError(f"{where}: no {folder}/*.py files")
+        found = _METADATA_VERSION.search(metadata)
+        for name in ("version.py", "__init__.py"):
+            found = found or _DUNDER_VERSION.search(files.get(f"{folder}/{name}", ""))
+        if found is None:
+            raise SourceError(f"{where}: no version (wheel metadata or __version__) for {package}")
     version = found.group(1)
-    name = label or f"jax-{version} source tree"
-    return Source(version=version, label=name, files=MappingProxyType(files))
+    name = label or f"{package.split('.')[0]}-{version} source tree"
+    return Source(version=version, label=name, files=MappingProxyType(files), package=package)
 
 
 def module_name(relative: str) -> str:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
+from jaxerr_ls.extract.classes import ClassFacts, class_facts
 from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Lookup
 from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
@@ -47,6 +48,7 @@ class ModuleFacts:
     functions: tuple[FunctionFacts, ...]
     sites: tuple[RaiseSite, ...]
     skipped: tuple[Skipped, ...]
+    classes: Mapping[str, ClassFacts] = field(default_factory=dict)  # see classes.py
 
 
 Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
@@ -103,7 +105,8 @@ def analyse(relative: str, text: str) -> ModuleFacts | str:
         tree = ast.parse(text, filename=relative)
     except SyntaxError as exc:
         return f"syntax error: {exc.msg} (line {exc.lineno})"
-    return _Pass(relative).run(tree)
+    facts = _Pass(relative).run(tree)
+    return replace(facts, classes=class_facts(tree))
 
 
 # Leaves and operator tokens: nothing under them names a function or raises.

@@ -34,6 +34,7 @@ from jaxerr_ls.fixes import (
     pass_ref_not_value,
     split_to_array_split,
     static_at_call,
+    static_literal_args,
     static_loop_bounds,
     wrap_jit,
 )
@@ -74,6 +75,7 @@ _ALL: tuple[Fix, ...] = (
     mask_reduce_where.FIX,
     static_loop_bounds.FIX,
     api_rename.FIX,
+    static_literal_args.FIX,
 )
 
 FIXES: Mapping[str, Fix] = MappingProxyType({fix.id: fix for fix in _ALL})

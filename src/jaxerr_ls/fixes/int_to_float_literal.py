@@ -4,7 +4,10 @@ Safe: differentiation needs float inputs, so the integer call can only raise; `3
 number as a float. Only decimal integer literals (optionally negated) in the differentiated
 positions (`argnums`, default 0) are changed: the argument itself (`3`), the literals it is built
 from (`[1, 2]`, `jnp.array([1, 2])` without a dtype), or the literal a name passed there was
-assigned (`x0 = 4`; not safe when the name is read elsewhere too, where an int may matter).
+assigned (`x0 = 4`). When that name is read elsewhere too (printed, used as a count), its
+assignment is left alone: a scalar is converted where it is differentiated (`grad(f)(float(x0))`),
+the value every other use sees unchanged; an array literal is changed at its assignment only as an
+unsafe fix (the other uses may depend on its integer dtype).
 """
 
 from __future__ import annotations
@@ -135,13 +138,22 @@ class _IntToFloat:
                     assigned = assigned_value(file, value)
                     built = None if assigned is None else _int_leaves(file, assigned)
                     if built is not None and _other_uses(file, value):
-                        safe = False  # the name is used elsewhere, where an int may matter
+                        if assigned is not None and _int_literal(assigned) is not None:
+                            # A scalar read elsewhere too (`print(x0)`): convert it only here.
+                            edits.append(replace_node(value, f"float({value.value})"))
+                            continue
+                        safe = False  # an array used elsewhere, where its int dtype may matter
                 edits += [replace_node(leaf, leaf.value + ".0") for leaf in built or ()]
         if not edits:
             return None
         # Name the literal being changed ("2 -> 2.0"); several on one line are summed up.
         first = edits[0].new_text
-        shown = f"{first[:-2]} -> {first}" if len(edits) == 1 else "integer literals -> floats"
+        if first.startswith("float("):
+            shown = f"{first[6:-1]} -> {first}"
+        else:
+            shown = f"{first[:-2]} -> {first}"
+        if len(edits) > 1:
+            shown = "integer literals -> floats"
         title = f"Pass a float literal ({shown}) where grad needs floats"
         if not safe:
             title += " (the name is used elsewhere too)"

@@ -5,14 +5,24 @@ NumPy-style call meant. With a position in the message's fields, the argument th
 (the message proves it is a list or tuple), and with it every other positional argument that is a
 list display or a name assigned one (`jnp.multiply([1.0], [2.0])` fails on both, one at a time);
 else every such argument, when the function does not take sequences by design (`jnp.array`,
-`jnp.stack`, shapes, ...).
+`jnp.stack`, shapes, ...). For those, when the message names the function, the position is
+one of the sequence's items: `jnp.concatenate([[], [1]])` -> `jnp.concatenate([jnp.asarray([]),
+jnp.asarray([1])])`, every list display among the items (jax#1013).
 """
 
 from __future__ import annotations
 
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import File, assigned_value, field, insert, jnp_file, proposal
-from jaxerr_ls.fixes.syntax import Node, as_call
+from jaxerr_ls.fixes.common import (
+    File,
+    JnpFile,
+    assigned_value,
+    field,
+    insert,
+    jnp_file,
+    proposal,
+)
+from jaxerr_ls.fixes.syntax import Arg, Node, as_call
 
 # Functions whose first argument is a sequence (or a shape) on purpose.
 _TAKES_SEQUENCES = frozenset(
@@ -95,6 +105,24 @@ def _converted(file: File, value: Node) -> bool:
     )
 
 
+def _items(file: JnpFile, args: tuple[Arg, ...]) -> list[TextEdit]:
+    """The list displays among the items of a sequence argument (`[[], [1]]`)."""
+    if not args or args[0].keyword is not None or args[0].star:
+        return []
+    seq = args[0].value
+    if not (_is_list(seq) or _is_tuple(seq)) or len(seq.children) != 3:
+        return []
+    body = seq.children[1]
+    items = (
+        [c for c in body.children if not c.is_op(",")] if body.type == "testlist_comp" else [body]
+    )
+    edits: list[TextEdit] = []
+    for item in items:
+        if _is_list(item) and file.cursor_in(item.start, item.end):
+            edits += [insert(item.start, f"{file.jnp.text}.asarray("), insert(item.end, ")")]
+    return edits
+
+
 class _ListToAsarray:
     id = "list-to-asarray"
     safe = True
@@ -115,6 +143,8 @@ class _ListToAsarray:
                 continue
             function = qualified[len("jax.numpy.") :]
             if function in _TAKES_SEQUENCES:
+                if named is not None and named.rsplit(".", 1)[-1] == function:
+                    edits += _items(file, call.args())
                 continue
             if named is not None and named.rsplit(".", 1)[-1] != function:
                 continue

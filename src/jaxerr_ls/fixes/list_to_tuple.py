@@ -3,7 +3,9 @@
 Safe: static arguments must be hashable, so the list call can only raise; the tuple holds the same
 items (nested list literals become tuples too). Offered only where the static positions are known:
 `jax.jit(f, static_argnums=...)` / `static_argnames=...` (inline or assigned to a name), or a `def`
-decorated with `@partial(jax.jit, static_...)` / `@jax.jit(static_...)`.
+decorated with `@partial(jax.jit, static_...)` / `@jax.jit(static_...)`. The fix follows the
+value: every other call of the same jitted function in the file that passes a list literal there
+gets the same change (the next call would raise the same error, jax#2813).
 """
 
 from __future__ import annotations
@@ -128,6 +130,7 @@ class _ListToTuple:
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)
         edits: list[TextEdit] = []
+        callees: set[str] = set()
         for call in file.calls:
             static = _static_of(file, call)
             if static is None:
@@ -138,6 +141,15 @@ class _ListToTuple:
                 more = tuple_edits(arg.value)
                 if more:
                     edits.extend(more)
+                    callees.add(call.callee_dotted() or "")
+        callees.discard("")  # `jax.jit(f)(x, [1])`: a callee without a name is called once
+        here = set(file.calls)
+        for call in file.index.calls:
+            if call in here or call.callee_dotted() not in callees:
+                continue
+            static = _static_of(file, call)
+            for arg in _static_args(call, static) if static is not None else ():
+                edits.extend(tuple_edits(arg.value) or ())
         return proposal(self.id, "Pass a tuple instead of a list", self.safe, edits, file.imports)
 
 

@@ -7,7 +7,9 @@ the selected elements as an array of their own. Safe for sum, prod, any, all and
 number, an empty selection included) when the mask is a comparison of the indexed array itself, so
 it has its shape. Not safe when the mask is some other expression (it must have the array's shape,
 which the text does not show), nor for max and min (an empty selection gives -inf/inf instead of an
-error, and an integer array becomes float). Titles say so.
+error, and an integer array becomes float). Titles say so. Indices made from a mask by
+`jnp.nonzero(m)` / `jnp.where(m)` select the same elements as the mask `m != 0` (`m` itself when it
+is a comparison): `a[jnp.nonzero(a)].prod()` -> `jnp.where(a != 0, a, 1).prod()` (jax#5280).
 """
 
 from __future__ import annotations
@@ -43,6 +45,22 @@ _COMPARISONS = frozenset({"<", ">", "<=", ">=", "==", "!="})
 class _Masked:
     array: str  # `x`
     mask: Node  # `m`
+    text: str  # the mask as written in the rewrite: `m`, or `m != 0` for `jnp.nonzero(m)`
+    own: bool = False  # `x[jnp.nonzero(x)]`: the mask is the array's own (its shape)
+
+
+_INDICES_OF = frozenset({"jax.numpy.nonzero", "jax.numpy.where"})
+
+
+def _indices_of(mask: Node, file: File) -> Node | None:
+    """`m` of `jnp.nonzero(m)` / one-argument `jnp.where(m)` used as an index."""
+    call = as_call(mask)
+    if call is None or file.qualify(call.callee_dotted()) not in _INDICES_OF:
+        return None
+    args = call.args()
+    if len(args) != 1 or args[0].keyword is not None or args[0].star:
+        return None
+    return args[0].value
 
 
 def _masked(kids: tuple[Node, ...], file: File) -> _Masked | None:
@@ -55,7 +73,12 @@ def _masked(kids: tuple[Node, ...], file: File) -> _Masked | None:
     mask = last.children[1]
     if mask.type in ("subscript", "subscriptlist", "sliceop") or mask.is_op(":"):
         return None
-    return _Masked(_between(file.source, kids[0].start, last.start), mask)
+    array = _between(file.source, kids[0].start, last.start)
+    inner = _indices_of(mask, file)
+    if inner is not None:
+        text = inner.code() if inner.type == "comparison" else f"{inner.code()} != 0"
+        return _Masked(array, inner, text, own=inner.code() == array)
+    return _Masked(array, mask, mask.code())
 
 
 def _between(source: str, start: Pos, end: Pos) -> str:
@@ -65,7 +88,9 @@ def _between(source: str, start: Pos, end: Pos) -> str:
 
 
 def _same_shape(masked: _Masked) -> bool:
-    """The mask compares the indexed array itself (`x > 0`, `limit <= x`)."""
+    """The mask compares the indexed array itself (`x > 0`, `limit <= x`), or is the array."""
+    if masked.own:
+        return True
     mask = masked.mask
     if mask.type != "comparison" or len(mask.children) != 3:
         return False
@@ -77,7 +102,7 @@ def _same_shape(masked: _Masked) -> bool:
 
 def _rewrite(masked: _Masked, reduction: str, jnp: str, method: bool) -> tuple[str, bool]:
     fill, exact = _FILL[reduction]
-    mask = masked.mask.code()
+    mask = masked.text
     if fill is None:
         inner = f"{masked.array}, where={mask}"
         text = f"{masked.array}.{reduction}(where={mask})" if method else inner

@@ -25,13 +25,15 @@ def refactorings(
     *,
     selected: bool,
     fixes_of: Callable[[str], Sequence[str]],
+    findings: Sequence[Finding] | None = None,
 ) -> list[ProposedFix]:
     """The fixes to offer at (line, column), 0-based; `selected` when the user selected a
-    non-empty range starting there; `fixes_of(entry id)` gives an entry's fix ids."""
+    non-empty range starting there; `fixes_of(entry id)` gives an entry's fix ids. `findings`:
+    the rules' findings on `source` when the caller has them (else the rules run here)."""
     if selected:
         return fixes_at_cursor(FixContext(source, line, column))
     found: list[ProposedFix] = []
-    for finding in _findings(source):
+    for finding in _findings(source) if findings is None else findings:
         if not finding.line <= line <= finding.end_line:
             continue
         ctx = FixContext(source, finding.line, None, finding.fields, finding.entry)

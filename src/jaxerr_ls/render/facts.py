@@ -15,7 +15,14 @@ _DEPTH_WORDS = ("raises it in its own body", "one call away", "two calls away", 
 
 
 def source_link(site: Site) -> str:
-    """JAX's source at the raise, pinned to the release the line number belongs to."""
+    """JAX's (or a library's) source at the raise, pinned to the release the line number belongs
+    to; "" when there is no pinned source to link (Orbax)."""
+    from jaxerr_ls.catalog.libraries import SOURCES, library_of_file
+
+    library = library_of_file(site.file)
+    if library is not None:
+        url = SOURCES.get(library, "")
+        return url.format(version=site.jax, file=site.file, line=site.line) if url else ""
     return SOURCE_URL.format(version=site.jax, file=site.file, line=site.line)
 
 
@@ -93,6 +100,8 @@ def message_for(entry: Entry, release: str | None) -> str:
 def installed_lines(site: Site, context: int = 2) -> list[str] | None:
     """The raise site's lines from the installed JAX, read now (never stored), when the installed
     release is the one the line number belongs to."""
+    if not site.file.startswith("jax/"):
+        return None  # a library's site: the installed JAX does not hold it
     try:
         distribution = metadata.distribution("jax")
     except metadata.PackageNotFoundError:

@@ -40,8 +40,10 @@ def _fix(entry: Entry) -> str:
     if entry.solutions:
         return one_line(entry.solutions[0])
     if entry.raised_at:
+        from jaxerr_ls.catalog.libraries import raiser
+
         site = entry.raised_at[0]
-        return f"see where JAX raises it: {site.file}:{site.line} ({site.function})"
+        return f"see where {raiser(entry)} raises it: {site.file}:{site.line} ({site.function})"
     return ""
 
 
@@ -57,11 +59,22 @@ def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Se
         if api in entry.apis and entry.api_depths:
             when += f" ({depth_words(depth_of(entry, api))})"
         parts.append(when[0].upper() + when[1:])
-        parts.append(f"[source]({source_link(site)})" if markdown else source_link(site))
+        link = source_link(site)
+        if link:
+            parts.append(f"[source]({link})" if markdown else link)
     if entry.versions:
         parts.append("JAX " + release_ranges(entry.versions, known))
+    elif entry.library_versions:
+        from jaxerr_ls.catalog.libraries import release_label
+
+        parts.append(release_label(entry))
     line = " · ".join(parts)
-    if entry.wordings:
+    if entry.wordings and not entry.versions and entry.library_versions:
+        from jaxerr_ls.catalog.libraries import raiser
+
+        line += "  \n" if markdown else "\n  "
+        line += f"Worded differently in older {raiser(entry)} releases"
+    elif entry.wordings:
         from jaxerr_ls.render.facts import wording_for
 
         mine = wording_for(entry, release)
@@ -142,20 +155,26 @@ def render_api_hover(
     release: str | None = None,
     known: Sequence[str] = (),
     site_url: str = "",
+    here: int = 0,
 ) -> str:
     """What `api` can raise: the first FULL entries in full, then one line each, then a count.
     `release` is the user's JAX: its wording of a message is shown when it differs; `site_url`
-    adds a link to each entry's page on a published catalog site."""
+    adds a link to each entry's page on a published catalog site. The first `here` entries are
+    what this call risks on its line (`render/hover_rank.py`): always in full, and said so."""
     count = len(entries)
     noun = "error" if count == 1 else "errors"
     if markdown:
         blocks = [f"### `{api}` — {count} catalogued {noun} (jaxerr)"]
     else:
         blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
+    if here:
+        ids = ", ".join(f"`{e.id}`" if markdown else e.id for e in entries[:here])
+        blocks.append(f"{'**' if markdown else ''}At risk here{'**' if markdown else ''}: {ids}")
     render = _full_markdown if markdown else _full_plain
-    for entry in entries[:FULL]:
+    full = max(FULL, here)
+    for entry in entries[:full]:
         blocks += render(entry, api, release, known, site_url)
-    rest = entries[FULL:]
+    rest = entries[full:]
     if rest:
         lines = [f"{'**' if markdown else ''}{len(rest)} more{'**' if markdown else ''}:"]
         lines += [_short(entry, markdown) for entry in rest[:LISTED]]

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
+from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
+from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.render.facts import (
     apis_by_directness,
@@ -101,12 +103,15 @@ def render_entry_page(
     out = [style.red(entry.exception) + ": " + entry.message.split("\n", 1)[0]]
     out += ["    " + line for line in entry.message.split("\n")[1:]]
     out += [""] + render_entry(entry, style, full=True)
+    who = raiser(entry)
     if entry.raised_at:
-        out += ["", style.bold("  When and where JAX raises it")]
+        out += ["", style.bold(f"  When and where {who} raises it")]
         for site in entry.raised_at[:SITES_SHOWN]:
             out += _paragraph(when_raised(site) + ".", "    ").split("\n")
+            owner = LIBRARIES.get(library_of_file(site.file) or "", "JAX")
             out.append(
-                f"      {site.file}:{site.line} (JAX {site.jax})  " + style.cyan(source_link(site))
+                f"      {site.file}:{site.line} ({owner} {site.jax})  "
+                + style.cyan(source_link(site))
             )
             lines = installed_lines(site) if source else None
             if lines:
@@ -125,6 +130,11 @@ def render_entry_page(
                 else depth_words(depth)
             )
             out += _paragraph(f"{label}: {shown}{more}", "    ").split("\n")
+    if entry.library_versions:
+        out += ["", style.bold(f"  {who} releases")]
+        out += _paragraph(
+            f"raised by {', '.join(entry.library_versions)} (of the releases catalogued)", "    "
+        ).split("\n")
     if entry.versions:
         out += ["", style.bold("  JAX releases")]
         out += _paragraph(
@@ -183,7 +193,7 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
             values = ", ".join(f"{k} = {v}" for k, v in match.fields.items())
             out += ["", "  From the message: " + values]
         if not entry.curated:
-            out += ["", style.dim(f"  Raised in JAX at {_sites(entry)}.")]
+            out += ["", style.dim(f"  Raised in {raiser(entry)} at {_sites(entry)}.")]
         if entry.versions:
             line = f"  Raised by JAX {release_span(entry.versions)}"
             if entry.wordings:
@@ -191,6 +201,8 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
                     release_span(w.versions) for w in entry.wordings
                 )
             out += [style.dim(line + ".")]
+        elif entry.library_versions:
+            out += [style.dim(f"  Raised by {release_label(entry)}.")]
     for cause in explanation.causes:
         out += ["", style.dim("  Caused by an earlier exception:")]
         out += ["    " + line for line in render_explanation(cause, style)]

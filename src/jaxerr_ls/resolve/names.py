@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 _WORD = re.compile(r"\w+")
 # Names jedi could only tell us are not JAX: skip the slow path for them.
+# A file naming none of these cannot reach a catalogued API (JAX's or a library's used with it).
+_PACKAGES = ("jax", "flax", "equinox", "optax", "orbax", "chex")
 _NOT_JAX = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 
 
@@ -79,8 +81,9 @@ def qualify(name: DottedName, bindings: Mapping[str, str]) -> str | None:
 
 
 def worth_inferring(name: DottedName, source: str) -> bool:
-    """Whether asking jedi could find a JAX API: not a builtin or keyword, in a file using JAX."""
-    return name.chain[0] not in _NOT_JAX and "jax" in source
+    """Whether asking jedi could find a catalogued API: not a builtin or keyword, in a file using
+    JAX or a library the catalog covers."""
+    return name.chain[0] not in _NOT_JAX and any(package in source for package in _PACKAGES)
 
 
 def public_name(qualified: str, apis: Collection[str]) -> str | None:

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from jaxerr_ls.analysis import Model, analyze
 from jaxerr_ls.analysis.cells import join_cells
+from jaxerr_ls.analysis.shapes import oracle_for
 from jaxerr_ls.rules import (
     api_history,
     axis_names,
@@ -30,6 +31,7 @@ from jaxerr_ls.rules import (
     numpy_on_traced,
     refs,
     scalar_conversion,
+    shapes,
     size_required,
     tracer_bool,
 )
@@ -63,17 +65,23 @@ _ALL: tuple[Rule, ...] = (
     key_reuse.RULE,
     axis_names.RULE,
     api_history.RULE,
+    shapes.RULE,  # last: a finding another rule made on the same line is not doubled
 )
 
 RULES: Mapping[str, Rule] = MappingProxyType({rule.id: rule for rule in _ALL})
 
 
-def rules_for(jax_version: str | None) -> tuple[Rule, ...]:
-    """Every rule, the API-history rule checking against `jax_version` (None: installed)."""
-    return tuple(
-        api_history.RULE.for_release(jax_version) if rule is api_history.RULE else rule
-        for rule in _ALL
-    )
+def rules_for(jax_version: str | None, interpreter: str | None = None) -> tuple[Rule, ...]:
+    """Every rule, the API-history rule checking against `jax_version` (None: installed), the
+    shape rules asking the JAX of `interpreter` (None: the interpreter running this)."""
+    out: list[Rule] = []
+    for rule in _ALL:
+        if rule is api_history.RULE:
+            rule = api_history.RULE.for_release(jax_version)
+        elif rule is shapes.RULE and interpreter is not None:
+            rule = shapes.RULE.with_oracle(oracle_for(interpreter))
+        out.append(rule)
+    return tuple(out)
 
 
 _IGNORE = re.compile(r"#\s*jaxerr:\s*ignore(?:\[(?P<ids>[^\]]*)\])?")
@@ -97,8 +105,11 @@ def check_model(model: Model, rules: Sequence[Rule] = _ALL) -> list[Finding]:
         except Exception:  # noqa: BLE001 - a rule failing on odd code says nothing
             log.exception("rule %s failed", rule.id)
             continue
+        lines = {(f.entry, f.line) for f in found.values()}
         for item in results:
             text = model.lines[item.line] if item.line < len(model.lines) else ""
+            if item.rule == shapes.RULE.id and (item.entry, item.line) in lines:
+                continue  # another rule said it on this line already
             if not ignored(text, item.entry):
                 found.setdefault((item.entry, item.line, item.column), item)
     return sorted(found.values(), key=lambda f: (f.line, f.column, f.entry))

@@ -5,7 +5,9 @@
 - `plgpu.remote_ref(x_ref[...])`: a loaded value where Mosaic GPU wants the Ref itself ->
   pallas-mosaic-gpu-ref-not-reference.
 Quiet when the shard_map is jitted (decorator, `jax.jit(shard_map(...))`, called in a jitted
-function) and when `remote_ref` gets the Ref.
+function) and when `remote_ref` gets the Ref. A shard_map built inside a function is eager when
+that function runs eagerly for certain: it is not traced, not decorated, and only ever called
+directly (`main()`), from code that is eager itself; and the shard_map is called there.
 """
 
 from __future__ import annotations
@@ -82,12 +84,18 @@ class _Refs:
 
     def _jitted(self, model: Model, call: ast.Call) -> bool:
         current: ast.AST | None = model.parent(call)
+        inside: ast.FunctionDef | None = None
         while current is not None:
             if isinstance(current, ast.Call) and model.qualify(current.func) == "jax.jit":
                 return True
             if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-                return True  # inside a function: whether it runs under jit is not known here
+                # inside a function: eager only when the function surely runs eagerly
+                if not isinstance(current, ast.FunctionDef) or not _eager(model, current, 0):
+                    return True
+                inside = inside or current  # the innermost: where the shard_map is made
             current = model.parent(current)
+        if inside is not None and not _called_in(model, call, inside):
+            return True
         # `f = jax.shard_map(...)` then `jax.jit(f)` somewhere in the file.
         parent = model.parent(call)
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
@@ -101,6 +109,69 @@ class _Refs:
                     ):
                         return True
         return False
+
+
+def _eager(model: Model, node: ast.FunctionDef, depth: int) -> bool:
+    """`node` runs eagerly whenever it runs: not traced, not decorated, not a method, and every
+    use of its name is a direct call from eager code (at least one)."""
+    if depth > 4 or node.decorator_list or model.function(node) is not None:
+        return False
+    if model.scopes.enclosing_class(node) is not None:
+        return False
+    uses = [
+        n
+        for n in model.nodes
+        if isinstance(n, ast.Name) and n.id == node.name and model.scopes.lookup(n.id, n) is node
+    ]
+    calls = [u for u in uses if _called(model, u)]
+    if not calls or len(calls) != len(uses):
+        return False
+    for use in calls:
+        current = model.parent(use)
+        while current is not None:
+            if isinstance(current, ast.Lambda | ast.AsyncFunctionDef):
+                return False
+            if isinstance(current, ast.FunctionDef):
+                if current is node or not _eager(model, current, depth + 1):
+                    return False
+                break
+            current = model.parent(current)
+    return True
+
+
+def _called(model: Model, name: ast.Name) -> bool:
+    parent = model.parent(name)
+    return isinstance(parent, ast.Call) and parent.func is name
+
+
+def _called_in(model: Model, call: ast.Call, scope: ast.FunctionDef) -> bool:
+    """The shard_map made by `call` is called in `scope`: `shard_map(...)(x)`, or
+    `f = shard_map(...)` then `f(x)` later in it."""
+    parent = model.parent(call)
+    if isinstance(parent, ast.Call) and parent.func is call:
+        return True
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
+        return False
+    target = parent.targets[0]
+    if not isinstance(target, ast.Name):
+        return False
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == target.id
+        and n.lineno > parent.lineno
+        and _function_of(model, n) is scope
+        for n in model.calls_by_name.get(target.id, [])
+    )
+
+
+def _function_of(model: Model, node: ast.AST) -> ast.AST | None:
+    current = model.parent(node)
+    while current is not None and not isinstance(
+        current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    ):
+        current = model.parent(current)
+    return current
 
 
 RULE = _Refs()

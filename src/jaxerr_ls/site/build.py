@@ -14,7 +14,7 @@ from jaxerr_ls.site import pages
 from jaxerr_ls.site.related import RelatedIndex, errors_of_api
 from jaxerr_ls.site.search_data import search_script
 
-ASSETS = ("match.js", "search.js", "style.css")
+ASSETS = ("match.js", "search.js", "header.js", "style.css")
 
 
 class SiteError(Exception):

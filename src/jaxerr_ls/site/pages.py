@@ -19,7 +19,7 @@ TITLE = "JAX errors — jaxerr catalog"
 
 def _page(title: str, body: str, depth: int, scripts: Sequence[str] = ()) -> str:
     up = "../" * depth
-    tags = "".join(f'<script src="{up}{name}"></script>' for name in scripts)
+    tags = "".join(f'<script src="{up}{name}"></script>' for name in (*scripts, "header.js"))
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -28,7 +28,8 @@ def _page(title: str, body: str, depth: int, scripts: Sequence[str] = ()) -> str
         f'<link rel="stylesheet" href="{up}style.css"></head><body>'
         f'<header><a class="home" href="{up}index.html">jaxerr · JAX errors</a>'
         f'<form action="{up}index.html" method="get" role="search">'
-        '<input name="q" placeholder="Paste an error message" aria-label="Search"></form>'
+        '<textarea name="q" rows="1" spellcheck="false" aria-label="Search" '
+        'placeholder="Paste an error message or a traceback"></textarea></form>'
         f"</header><main>{body}</main>{tags}</body></html>\n"
     )
 

@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     site.add_argument("out", type=Path, help="the folder to write (created)")
     actions.add_parser("extract", help="regenerate the index from JAX's source", add_help=False)
     actions.add_parser("extract-api", help="rebuild the API history from wheels", add_help=False)
+    actions.add_parser(
+        "extract-xla", help="regenerate XLA's and jaxlib's C++ messages", add_help=False
+    )
     return parser
 
 
@@ -106,6 +109,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from jaxerr_ls.extract import main as extract_main
 
         return extract_main(args_list[2:])
+    if args_list[:2] == ["catalog", "extract-xla"]:
+        from jaxerr_ls.extract.xla import main as extract_xla_main
+
+        return extract_xla_main(args_list[2:])
     if args_list[:2] == ["catalog", "extract-api"]:
         from jaxerr_ls.upgrades.extract_cli import main as extract_api_main
 

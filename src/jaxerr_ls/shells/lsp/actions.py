@@ -22,11 +22,15 @@ if TYPE_CHECKING:  # the fixes (and parso) load on the first code action
     from jaxerr_ls.catalog import Catalog
     from jaxerr_ls.fixes.base import ProposedFix
     from jaxerr_ls.fixes.base import TextEdit as FixEdit
+    from jaxerr_ls.rules.base import Finding
 
 log = logging.getLogger(__name__)
 
 FIX_ALL = "source.fixAll.jaxerr"
 KINDS = (types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, FIX_ALL)
+# A file without an analysis of its current text runs the rules here only up to this size (the
+# rules take ~0.5 ms a line; the worker process analyses the rest, see predict.py).
+CHEAP_LINES = 400
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ class Request:
     only: tuple[str, ...] | None
     selected: bool = False  # the requested range is not empty (the user selected code)
     program: ProgramView | None = None  # set for a notebook cell
+    # The last analysis's findings on this very text, (entry, fields, line, end line) each;
+    # None when there is none (predictions off, or the analysis not done yet).
+    analysed: tuple[tuple[str, Mapping[str, str], int, int], ...] | None = None
 
 
 def _in_program(request: Request, line: int) -> tuple[str, int] | None:
@@ -211,7 +218,12 @@ def _rewrites(request: Request, catalog: Catalog) -> list[types.CodeAction]:
     if where is None:
         return []
     proposals = refactorings(
-        where[0], where[1], request.column, selected=request.selected, fixes_of=fixes_of
+        where[0],
+        where[1],
+        request.column,
+        selected=request.selected,
+        fixes_of=fixes_of,
+        findings=_known_findings(request),
     )
     edits = [(fix.title, _edit(request, fix.edits)) for fix in proposals]
     return [
@@ -219,3 +231,36 @@ def _rewrites(request: Request, catalog: Catalog) -> list[types.CodeAction]:
         for title, edit in edits
         if edit is not None
     ]
+
+
+def _known_findings(request: Request) -> Sequence[Finding] | None:
+    """What the rules found on the request's text without running them on a large file: the
+    last analysis's findings when it read this text; None (run them here) for a small file or
+    a notebook's cells; none at all for a large file not analysed yet (never wait for it)."""
+    if request.program is not None or request.selected:
+        return None
+    if request.analysed is not None:
+        from jaxerr_ls.rules.base import Finding
+
+        return [
+            Finding(entry, line, 0, end_line, 0, "", "", fields)
+            for entry, fields, line, end_line in request.analysed
+        ]
+    if len(request.lines) <= CHEAP_LINES:
+        return None
+    log.debug("%s: no analysis of this text yet; no refactorings at the cursor", request.uri)
+    return []
+
+
+def analysed(
+    predicted: Sequence[types.Diagnostic] | None,
+) -> tuple[tuple[str, Mapping[str, str], int, int], ...] | None:
+    """The findings behind predicted diagnostics, for `Request.analysed`."""
+    if predicted is None:
+        return None
+    out = []
+    for diagnostic in predicted:
+        found = data_of(diagnostic)
+        if found is not None:
+            out.append((found[0], found[1], diagnostic.range.start.line, diagnostic.range.end.line))
+    return tuple(out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,7 +14,8 @@ from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth
 from jaxerr_ls.shells.lsp.convert import Lines
 
 if TYPE_CHECKING:
-    from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.catalog import Catalog, Entry
+    from jaxerr_ls.catalog.hover_index import HoverSource
 
 
 @dataclass(frozen=True)
@@ -55,21 +56,54 @@ def markdown_supported(capabilities: types.ClientCapabilities) -> bool:
     return bool(formats) and formats[0] == types.MarkupKind.Markdown  # type: ignore[index]
 
 
+def line_entry_ids(
+    diagnostics: Sequence[types.Diagnostic], line: int, related: Sequence[int]
+) -> list[str]:
+    """The entries of the diagnostics on the hovered line, then on the lines that concern the
+    call (`analysis/call_shape.py`), each in the order the diagnostics come (traceback first)."""
+    ids: list[str] = []
+    for wanted in (line, *related):
+        for diagnostic in diagnostics:
+            span = diagnostic.range
+            if span.start.line <= wanted <= span.end.line and isinstance(diagnostic.code, str):
+                ids.append(diagnostic.code)
+    return list(dict.fromkeys(ids))
+
+
+def hover_context(
+    source: str, line: int, column: int, api: str, diagnostics: Sequence[types.Diagnostic]
+) -> tuple[list[str], tuple[str, ...]]:
+    """The entry ids this call risks here: the diagnostics' (its line, then the lines its shape
+    ties to it) and the shape's own."""
+    from jaxerr_ls.analysis.call_shape import call_shape
+
+    shape = call_shape(source, line, column, api)
+    return line_entry_ids(diagnostics, line, shape.lines), shape.entry_ids
+
+
 def hover_result(
     target: Target,
     api: str,
-    catalog: Catalog,
+    source: HoverSource,
     markdown: bool,
     lines: Lines,
     codec: PositionCodec,
     release: str | None = None,
     site_url: str = "",
+    line_ids: Sequence[str] = (),
+    shape_ids: Sequence[str] = (),
+    catalog: Catalog | None = None,
 ) -> types.Hover | None:
-    from jaxerr_ls.render.facts import catalog_releases
+    """`line_ids`/`shape_ids`: what this call risks here (`hover_context`); their entries come
+    from the API's own or, for one it does not list, from `catalog` when it is loaded."""
+    from jaxerr_ls.render.hover_rank import rank_hover
 
-    entries = catalog.for_api(api)
-    if not entries:
+    own = source.for_api(api)  # lookup; the ranking puts what this call risks here first
+    if not own:
         return None
+    ranked = rank_hover(
+        own, known_entries(line_ids, own, catalog), known_entries(shape_ids, own, catalog)
+    )
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     word = ServerTextRange(
         ServerTextPosition(target.line, target.name.start),
@@ -79,8 +113,14 @@ def hover_result(
         contents=types.MarkupContent(
             kind=kind,
             value=render_api_hover(
-                api, entries, markdown, release, catalog_releases(catalog), site_url
+                api, ranked.entries, markdown, release, source.releases, site_url, ranked.here
             ),
         ),
         range=codec.range_to_client_units(lines, word),
     )
+
+
+def known_entries(ids: Sequence[str], own: Sequence[Entry], catalog: Catalog | None) -> list[Entry]:
+    by_id = {entry.id: entry for entry in own}
+    found = (by_id.get(i) or (catalog.get(i) if catalog is not None else None) for i in ids)
+    return [entry for entry in found if entry is not None]

@@ -2,9 +2,11 @@
 as the user types, merged with the traceback diagnostics without doubling them.
 
 The rules are pure (`jaxerr_ls.rules`); this module converts positions at the edge and keeps the
-latest findings per document. A file is checked incrementally (`rules.incremental`: an edit
+latest findings per document. The analysis runs in a worker process (`worker.py`): the server's
+requests never wait for it. A file is checked incrementally there (`rules.incremental`: an edit
 re-analyses what it can change), and one analysis per document runs at a time: an edit made while
 one runs waits for it, then the newest text is analysed; a superseded result is never published.
+A file over MAX_LINES is not analysed (the log says so); closing a document cancels its analysis.
 """
 
 from __future__ import annotations
@@ -12,22 +14,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
 from jaxerr_ls.explain.diagnostics import SOURCE, Span
+from jaxerr_ls.shells.lsp.analyser import Results, Stopped
 from jaxerr_ls.shells.lsp.convert import Lines, client_range
+from jaxerr_ls.shells.lsp.worker import Found
 
 if TYPE_CHECKING:
     from jaxerr_ls.rules.base import Finding
-    from jaxerr_ls.rules.incremental import IncrementalChecker
 
 log = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = 0.15
 SETTING = "predict"
+# Past this many lines a file is not analysed: its first analysis would take minutes (2,000
+# lines: ~1 s on a quiet core, growing about linearly) and its memory hundreds of MB.
+MAX_LINES = 20_000
 
 
 def setting(options: Any) -> bool | None:
@@ -47,23 +54,7 @@ def setting(options: Any) -> bool | None:
     return None
 
 
-def findings_for(source: str, jax_release: str | None = None) -> list[Finding]:
-    """Worker-thread entry: the rules over the document's text (nothing when it does not parse);
-    JAX names are checked against `jax_release` (None: the JAX installed beside the server)."""
-    from jaxerr_ls.rules import check_source, rules_for
-
-    return check_source(source, rules_for(jax_release))
-
-
-def checker_for(jax_release: str | None) -> IncrementalChecker:
-    """A document's incremental checker (the rules of `jax_release`); built in a worker thread."""
-    from jaxerr_ls.rules import rules_for
-    from jaxerr_ls.rules.incremental import IncrementalChecker
-
-    return IncrementalChecker(rules_for(jax_release))
-
-
-def to_diagnostic(finding: Finding, lines: Lines, codec: PositionCodec) -> types.Diagnostic:
+def to_diagnostic(finding: Finding | Found, lines: Lines, codec: PositionCodec) -> types.Diagnostic:
     span = Span(finding.line, finding.column, finding.end_column)
     return types.Diagnostic(
         range=client_range(lines, codec, span),
@@ -84,34 +75,40 @@ def merge(
     return [*traceback, *(d for d in predicted if (d.code, d.range.start.line) not in seen)]
 
 
-def notebook_diagnostics(
-    cells: Sequence[tuple[str, str, Lines]], codec: PositionCodec, jax_release: str | None = None
+def cell_diagnostics(
+    cells: Sequence[tuple[str, str, Lines]], codec: PositionCodec, found: Results
 ) -> dict[str, tuple[types.Diagnostic, ...]]:
-    """Worker-thread entry: a notebook's code cells, (URI, text, lines) in notebook order,
-    analysed as one program; each cell's warnings on that cell (every cell listed, so that a
-    cell whose warnings went is cleared)."""
-    from jaxerr_ls.rules import check_cells, rules_for
-
-    lines_of = {uri: lines for uri, _, lines in cells}
-    found: dict[str, list[types.Diagnostic]] = {uri: [] for uri in lines_of}
-    for uri, finding in check_cells([(u, text) for u, text, _ in cells], rules_for(jax_release)):
-        found[uri].append(to_diagnostic(finding, lines_of[uri], codec))
-    return {uri: tuple(diagnostics) for uri, diagnostics in found.items()}
+    """The worker's findings per cell as diagnostics; every cell listed (one whose warnings went
+    is cleared)."""
+    return {
+        uri: tuple(to_diagnostic(f, lines, codec) for f in found.get(uri, ()))
+        for uri, _, lines in cells
+    }
 
 
-# What a prediction computes in a worker thread: the diagnostics of each URI it speaks for.
-Job = Callable[[], Mapping[str, tuple[types.Diagnostic, ...]]]
+Diagnostics = Mapping[str, tuple[types.Diagnostic, ...]]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A job for the worker process: `kind` "file" (payload: the text) or "cells" (payload:
+    [(cell URI, text)]); `convert` turns its findings into each URI's diagnostics (on the event
+    loop); `version` is the document version it reads (None for a notebook)."""
+
+    kind: str
+    key: str
+    release: str | None
+    payload: Any
+    convert: Callable[[Results], Diagnostics]
+    version: int | None = None
+    interpreter: str | None = None  # whose JAX answers the shape rules (None: the worker's)
+
+
+# What a prediction computes (an `Analysis` for the worker, or a callable in the tests' threads).
+Job = Any
 # Takes the documents' text on the event loop and returns the job; None when they are closed.
 Prepare = Callable[[], Job | None]
-Run = Callable[[Job], "asyncio.Future[Mapping[str, tuple[types.Diagnostic, ...]]]"]
-
-
-class _Slot:
-    """A document's incremental checker, made by its first analysis; one analysis at a time
-    uses it (the scheduling below)."""
-
-    def __init__(self) -> None:
-        self.checker: IncrementalChecker | None = None
+Run = Callable[[Job], "asyncio.Future[Diagnostics]"]
 
 
 class Predictions:
@@ -128,22 +125,35 @@ class Predictions:
         self._pending: dict[str, asyncio.Task[None]] = {}
         # The analysis running for a key: a newer one waits for it (never two at once).
         self._running: dict[str, asyncio.Future[Any]] = {}
-        # Per file URI: (the release its checker reads, the checker), kept between edits.
-        self._checkers: dict[str, tuple[str | None, _Slot]] = {}
+        # The document version each URI's diagnostics were computed from (code actions use
+        # them only for that version).
+        self._versions: dict[str, int | None] = {}
         # The project's JAX release (the `jaxerr.interpreter` setting), when known.
         self.jax_release: str | None = None
+        # Tells the worker to stop a key's analysis and drop its state (set by the server).
+        self.cancel: Callable[[str], None] = lambda key: None
+        self._too_big: dict[str, int] = {}  # URI -> line count last logged as over MAX_LINES
+        self.interpreter: str | None = None  # whose JAX answers the shape rules (None: ours)
 
     def get(self, uri: str) -> tuple[types.Diagnostic, ...]:
         found = self._by_uri.get(uri, ())
         return found if self.enabled else ()
+
+    def current(self, uri: str, version: int | None) -> tuple[types.Diagnostic, ...] | None:
+        """The URI's diagnostics when the last analysis read this `version`, else None."""
+        if not self.enabled or version is None or uri not in self._by_uri:
+            return None
+        return self._by_uri[uri] if self._versions.get(uri) == version else None
 
     def forget(self, key: str) -> frozenset[str]:
         """Stop predicting `key` and drop what it said; returns the URIs that had a prediction."""
         task = self._pending.pop(key, None)
         if task is not None:
             task.cancel()
-        self._checkers.pop(key, None)
+        self.cancel(key)
         owned = self._owned.pop(key, frozenset({key}))
+        for uri in owned:
+            self._versions.pop(uri, None)
         dropped = frozenset(uri for uri in owned if self._by_uri.pop(uri, None) is not None)
         if dropped:
             self.revision += 1
@@ -153,9 +163,11 @@ class Predictions:
         """Stop every prediction (the setting was turned off); returns the URIs that had one."""
         for task in self._pending.values():
             task.cancel()
+        for key in {*self._pending, *self._owned, *self._running}:
+            self.cancel(key)
         self._pending.clear()
         self._owned.clear()
-        self._checkers.clear()
+        self._versions.clear()
         dropped = frozenset(self._by_uri)
         self._by_uri.clear()
         if dropped:
@@ -176,20 +188,24 @@ class Predictions:
             taken = snapshot()
             if taken is None:
                 return None
-            _, source, lines, codec = taken
-            release = self.jax_release
-            kept = self._checkers.get(uri)
-            if kept is None or kept[0] != release:
-                kept = self._checkers[uri] = (release, _Slot())
-            slot = kept[1]
+            version, source, lines, codec = taken
+            if len(lines) > MAX_LINES:
+                if self._too_big.get(uri) != len(lines):
+                    self._too_big[uri] = len(lines)
+                    log.info(
+                        "%s: %d lines, over the %d analysed: no predicted warnings",
+                        uri,
+                        len(lines),
+                        MAX_LINES,
+                    )
+                return None
+            self._too_big.pop(uri, None)
 
-            def job() -> Mapping[str, tuple[types.Diagnostic, ...]]:
-                if slot.checker is None:  # built in the worker: the rules are imported there
-                    slot.checker = checker_for(release)
-                findings = slot.checker.check(source)
-                return {uri: tuple(to_diagnostic(f, lines, codec) for f in findings)}
+            def convert(found: Results) -> Diagnostics:
+                return {uri: tuple(to_diagnostic(f, lines, codec) for f in found.get(uri, ()))}
 
-            return job
+            release, interpreter = self.jax_release, self.interpreter
+            return Analysis("file", uri, release, source, convert, version, interpreter)
 
         self.schedule_job(uri, prepare, run, publish, delay)
 
@@ -236,6 +252,9 @@ class Predictions:
         await asyncio.wait({future})  # a newer edit cancels this task, not the analysis
         try:
             results = future.result()
+        except Stopped as why:  # cancelled, or over its time budget: the last one stays shown
+            log.info("predicting %s stopped: %s", key, why)
+            return
         except Exception:  # noqa: BLE001 - a failed prediction leaves the last one shown
             log.exception("predicting %s failed", key)
             return
@@ -252,6 +271,8 @@ class Predictions:
             if before is None or before != diagnostics:
                 changed.add(uri)
         self._owned[key] = frozenset(results)
+        for uri in results:
+            self._versions[uri] = job.version if isinstance(job, Analysis) else None
         if changed:
             self.revision += 1
             publish(frozenset(changed))

@@ -1,11 +1,17 @@
-"""Load the catalog in a thread, started just before the server reads its first message.
+"""Load what hovers read first, then the catalog, in a thread started just before the server
+reads its first message.
 
-The first hover needs the catalog; loading it while the client's `initialize` is answered means
-the hover rarely waits. Started after the LSP libraries are imported, not during: two threads
-importing and parsing at once fight over the GIL and both get slower (spawn -> initialize grew by
-~0.5 s when the load ran during the imports).
+The first hover reads the hover index (`catalog/hover_index.py`: the header, then the entries of
+the API under the cursor), not the whole catalog; the catalog loads behind it (code actions and
+tracebacks need it). When the catalog has no cached copy yet (the first start, or a catalog file
+changed), a child process parses it and writes the cached copy and the hover index, so that the
+parsing never holds this interpreter; the server then reads the copy.
 
-The future is marked running before the thread starts, so `cancel()` on it fails: a request
+Started after the LSP libraries are imported, not during: two threads importing and parsing at
+once fight over the GIL and both get slower (spawn -> initialize grew by ~0.5 s when the load ran
+during the imports).
+
+The futures are marked running before the thread starts, so `cancel()` on them fails: a request
 cancelled while it awaits the catalog (`asyncio.wrap_future` passes the cancellation on to the
 future it wraps) must not cancel the catalog for every later request. Before, VS Code cancelling
 one early code action left the server answering no hover and no traceback until restarted.
@@ -13,29 +19,82 @@ one early code action left the server answering no hover and no traceback until 
 
 from __future__ import annotations
 
+import logging
+import subprocess
+import sys
 import threading
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from jaxerr_ls.shells.lsp.worker import child_env
+
 if TYPE_CHECKING:
     from jaxerr_ls.catalog import Catalog
+    from jaxerr_ls.catalog.hover_index import HoverSource
+
+log = logging.getLogger(__name__)
 
 CATALOG: Future[Catalog] = Future()
+HOVER: Future[HoverSource] = Future()
 _started = threading.Lock()
+BUILD_SECONDS = 300.0
+_BUILD = "from jaxerr_ls.catalog.load import load_catalog; load_catalog(with_hover_index=True)"
 
 
 def _load() -> None:
     try:
-        from jaxerr_ls.catalog import load_catalog
+        from jaxerr_ls.catalog.hover_index import FromCatalog, HoverIndex
+        from jaxerr_ls.catalog.load import load_catalog, locate
 
-        CATALOG.set_result(load_catalog())
+        found = locate()
+        hover = found.hover
+        index = HoverIndex.open(hover) if hover is not None else None
+        if index is None and hover is not None and found.cached and not found.cached.exists():
+            _build_elsewhere()
+            index = HoverIndex.open(hover)
+        if index is not None:
+            HOVER.set_result(index)
+        catalog = load_catalog(with_hover_index=True)
+        CATALOG.set_result(catalog)
+        if not HOVER.done():
+            HOVER.set_result(FromCatalog(catalog))
     except BaseException as exc:  # noqa: BLE001 - handed to whoever awaits the catalog
-        CATALOG.set_exception(exc)
+        for future in (HOVER, CATALOG):
+            if not future.done():
+                future.set_exception(exc)
+
+
+def _build_elsewhere() -> None:
+    """Parse the catalog in a child process (it writes the cached copy and the hover index);
+    on any failure the load below parses it here instead."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=BUILD_SECONDS,
+            check=False,
+            env=child_env(),
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("catalog not prepared in a child process (%s); loading it here", exc)
+        return
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        log.warning("catalog not prepared in a child process (%s); loading it here", tail)
 
 
 def start() -> Future[Catalog]:
     """Begin loading (once); the future holds the catalog or the loading error."""
     if _started.acquire(blocking=False):
         CATALOG.set_running_or_notify_cancel()
+        HOVER.set_running_or_notify_cancel()
         threading.Thread(target=_load, name="jaxerr-catalog", daemon=True).start()
     return CATALOG
+
+
+def hover_source() -> Future[HoverSource]:
+    """What hovers read: the hover index until the catalog is loaded (then the catalog)."""
+    start()
+    return HOVER

@@ -14,7 +14,13 @@ from lsprotocol import types
 
 from jaxerr_ls.shells.lsp import actions, notebooks
 from jaxerr_ls.shells.lsp.convert import norm_uri, to_changes
-from jaxerr_ls.shells.lsp.hover import fast_target, hover_result, inferred_api, markdown_supported
+from jaxerr_ls.shells.lsp.hover import (
+    fast_target,
+    hover_context,
+    hover_result,
+    inferred_api,
+    markdown_supported,
+)
 from jaxerr_ls.shells.lsp.state import COMMAND_ORIGIN, JaxerrServer, log, log_catalog
 from jaxerr_ls.shells.lsp.watch import GLOB
 
@@ -76,10 +82,10 @@ async def folders_changed(ls: JaxerrServer, params: types.DidChangeWorkspaceFold
 async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
     lines, where = doc.lines, doc.position_from_client_units(params.position)
-    catalog = await ls.catalog()
+    source = await ls.hover_source()
     scope = notebooks.import_scope(ls.workspace, doc.uri) or (doc.uri, doc.version, doc.source)
     bindings = ls.bindings(*scope)
-    target = fast_target(lines, where.line, where.character, bindings, catalog.by_api)
+    target = fast_target(lines, where.line, where.character, bindings, source.apis)
     if target is None:
         return None
     api = target.api
@@ -89,13 +95,21 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
         root = str(ls.folders()[0]) if ls.folders() else None
         job = (doc.source, doc.path, root, where.line, where.character)
         names = await asyncio.get_running_loop().run_in_executor(ls.thread_pool, infer_names, *job)
-        api = inferred_api(names, catalog.by_api)
+        api = inferred_api(names, source.apis)
     if api is None:
         return None
     markdown = markdown_supported(ls.client_capabilities)
     release, site_url = ls.jax_release, ls.settings.site_url
     codec = doc.position_codec
-    return hover_result(target, api, catalog, markdown, lines, codec, release, site_url)
+    # What this call risks here: the diagnostics on its line and on the lines its shape ties to
+    # it, then what the shape itself says (issue 19).
+    diagnostics = ls.diagnostics(norm_uri(doc.uri))
+    line_ids, shape_ids = hover_context(doc.source, where.line, where.character, api, diagnostics)
+    loaded = ls.catalog_future()
+    catalog = loaded.result() if loaded.done() else None
+    return hover_result(
+        target, api, source, markdown, lines, codec, release, site_url, line_ids, shape_ids, catalog
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -173,6 +187,7 @@ async def code_action(
         only=tuple(params.context.only) if params.context.only is not None else None,
         selected=params.range.start != params.range.end,
         program=notebooks.program_view(ls.workspace, doc.uri),
+        analysed=actions.analysed(ls.predictions.current(uri, doc.version)),
     )
     marks = tuple((repr(d.range), repr(d.data)) for d in request.diagnostics)
     key = (
@@ -185,6 +200,7 @@ async def code_action(
         request.only,
         marks,
         request.program.key if request.program else None,  # the other cells count too
+        request.analysed is not None,  # an analysis of this text arrived since
     )
     return await ls.code_actions(request, key) or None
 

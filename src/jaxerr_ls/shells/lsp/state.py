@@ -22,6 +22,7 @@ from pygls.uris import to_fs_path
 from jaxerr_ls.explain.diagnostics import Store, items_for
 from jaxerr_ls.resolve import scan_imports
 from jaxerr_ls.shells.lsp import actions, notebooks, predict, preload
+from jaxerr_ls.shells.lsp.analyser import Analyser
 from jaxerr_ls.shells.lsp.convert import Lines, norm_uri, path_uri, to_diagnostic
 from jaxerr_ls.shells.lsp.predict import DEBOUNCE_SECONDS
 from jaxerr_ls.shells.lsp.settings import Settings, names_settings, read_settings
@@ -31,6 +32,7 @@ from jaxerr_ls.version import __version__
 
 if TYPE_CHECKING:  # imported in worker threads, after `initialize` has been answered
     from jaxerr_ls.catalog import Catalog, Matcher
+    from jaxerr_ls.catalog.hover_index import HoverSource
 
 log = logging.getLogger("jaxerr_ls")
 
@@ -76,6 +78,8 @@ class JaxerrServer(LanguageServer):
         self.jax_release: str | None = None
         self._tasks: set[asyncio.Future[None]] = set()
         self.predictions = predict.Predictions()
+        self.analyser = Analyser()  # the worker process the predictions run in
+        self.predictions.cancel = self.analyser.cancel
         self._configuration_generation = 0  # pushes and questions, to drop overtaken answers
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -136,6 +140,7 @@ class JaxerrServer(LanguageServer):
         self.interpreter = interpreter
         self.jax_release = jax_version_in(interpreter)
         self.predictions.jax_release = self.jax_release
+        self.predictions.interpreter = interpreter
         self._matcher = None  # rebuilt to prefer that release's wordings
         log.info("interpreter %s: jax %s", interpreter, self.jax_release or "not installed")
 
@@ -152,6 +157,11 @@ class JaxerrServer(LanguageServer):
 
     async def catalog(self) -> Catalog:
         return await asyncio.wrap_future(self.catalog_future())
+
+    async def hover_source(self) -> HoverSource:
+        """The hover index (or the catalog, when there is no index): never the whole catalog's
+        load on the first hover's path."""
+        return await asyncio.wrap_future(preload.hover_source())
 
     def matcher(self) -> Matcher:
         """Built on first use, in a worker thread (compiling thousands of templates)."""
@@ -275,8 +285,9 @@ class JaxerrServer(LanguageServer):
         return predict.merge(traceback, self.predictions.get(uri))
 
     # -- predicted diagnostics (rules over the open document's text) --
-    def _run(self, job: Any) -> asyncio.Future[Any]:
-        return asyncio.get_running_loop().run_in_executor(self.thread_pool, job)
+    def _run(self, job: predict.Analysis) -> asyncio.Future[predict.Diagnostics]:
+        found = self.analyser.submit(job.kind, job.key, job.release, job.payload, job.interpreter)
+        return asyncio.ensure_future(_converted(found, job.convert))
 
     def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:
         """Recompute the document's predicted diagnostics after a pause in typing (a notebook
@@ -303,7 +314,15 @@ class JaxerrServer(LanguageServer):
             if cells is None:
                 return None
             codec, release = self.workspace.position_codec, self.predictions.jax_release
-            return lambda: predict.notebook_diagnostics(cells, codec, release)
+
+            def convert(found: Any) -> predict.Diagnostics:
+                return predict.cell_diagnostics(cells, codec, found)
+
+            payload = [(uri, text) for uri, text, _ in cells]
+            interpreter = self.predictions.interpreter
+            return predict.Analysis(
+                "cells", key, release, payload, convert, interpreter=interpreter
+            )
 
         key = notebooks.prediction_key(notebook_uri)
         self.predictions.schedule_job(key, prepare, self._run, self.sync, delay)
@@ -376,3 +395,8 @@ class JaxerrServer(LanguageServer):
                 if text is not None:
                     log.info("reading %s", path)
                     await self.explain(text, str(Path(path).parent.parent), path)
+
+
+async def _converted(found: asyncio.Future[Any], convert: Any) -> predict.Diagnostics:
+    result: predict.Diagnostics = convert(await found)
+    return result

@@ -94,7 +94,19 @@
 
   var timer = null;
   query.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 120); });
-  var q = new URLSearchParams(window.location.search).get("q");
-  if (q) { query.value = q; }
+  // From the header's box on any page: index.html#q=<text> (the whole paste, lines kept);
+  // index.html?q=<text> also works (a link, or the header's form without JavaScript).
+  function fromLocation() {
+    var hash = window.location.hash, q = null;
+    if (hash.indexOf("#q=") === 0) {
+      try { q = decodeURIComponent(hash.slice(3)); } catch (e) { q = hash.slice(3); }  // a bare "%"
+    } else {
+      q = new URLSearchParams(window.location.search).get("q");
+    }
+    if (q) { query.value = q.replace(/\r\n?/g, "\n"); }
+  }
+  // Searching from the index page's own header changes only the fragment: no reload.
+  window.addEventListener("hashchange", function () { fromLocation(); run(); });
+  fromLocation();
   if (query.value) run();
 })();

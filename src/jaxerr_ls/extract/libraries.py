@@ -1,0 +1,144 @@
+"""The libraries used with JAX whose raise sites the catalog holds, and what is particular to each.
+
+Each is read like JAX (its wheels' sources, never imported) into `catalog/libraries/<name>.json.gz`
+(the multi-release format of `releases.py`, ids `<name>-<hash>`, versions the library's own
+releases). Two things differ from JAX and are applied here, statically:
+
+- exception classes that word their own message (Flax's `flax.errors`, see `classes.py`);
+- Chex's assertions print `[Chex] Assertion <name> failed: <message>` (its `chex_assertion`
+  wrapper re-raises what the decorated `assert_*` function raised with that prefix).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from jaxerr_ls.extract.apis import Node, Resolver
+from jaxerr_ls.extract.classes import Chain, apply_classes, resolve_classes
+from jaxerr_ls.extract.sites import RaiseSite, Skipped
+from jaxerr_ls.extract.walk import ModuleFacts
+
+
+@dataclass(frozen=True)
+class Library:
+    name: str  # the catalog's `library` tag and id prefix
+    package: str  # dotted import name
+    dist: str  # name on the package index
+    # Releases committed: the newest and older ones whose wording differs (kept few: wheel size).
+    releases: tuple[str, ...]
+    docs: str  # documentation home, for entries without a page of their own
+    # (file, exception, printed prefix with `{function}` = the top-level `assert_*` function)
+    prefixes: tuple[tuple[str, str, str], ...] = ()
+
+
+LIBRARIES: Mapping[str, Library] = {
+    lib.name: lib
+    for lib in (
+        Library(
+            "flax",
+            "flax",
+            "flax",
+            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.8"),
+            "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
+        ),
+        Library(
+            "equinox",
+            "equinox",
+            "equinox",
+            ("0.10.11", "0.11.12", "0.13.8"),
+            "https://docs.kidger.site/equinox/",
+        ),
+        Library(
+            "optax", "optax", "optax", ("0.1.7", "0.1.9", "0.2.8"), "https://optax.readthedocs.io/"
+        ),
+        Library(
+            "orbax",
+            "orbax.checkpoint",
+            "orbax-checkpoint",
+            ("0.5.23", "0.11.40", "0.12.8"),
+            "https://orbax.readthedocs.io/en/latest/",
+        ),
+        Library(
+            "chex",
+            "chex",
+            "chex",
+            ("0.1.7", "0.1.86", "0.1.92"),
+            "https://chex.readthedocs.io/",
+            (("chex/_src/asserts.py", "AssertionError", "[Chex] Assertion {function} failed: "),),
+        ),
+    )
+}
+
+
+def library_of(package: str) -> Library | None:
+    """The library whose import name is `package`; None for JAX itself."""
+    return next((lib for lib in LIBRARIES.values() if lib.package == package), None)
+
+
+def adjust_sites(
+    library: Library,
+    sites: Iterable[RaiseSite],
+    skipped: Iterable[Skipped],
+    modules: Mapping[str, ModuleFacts],
+    resolver: Resolver,
+) -> tuple[list[RaiseSite], list[Skipped]]:
+    """The library's sites as their messages print: class-worded messages, Chex's prefix."""
+
+    def base(module: str, chain: Chain) -> tuple[str, str] | None:
+        target = resolver.resolve_chain(module, chain)
+        return (target.module, target.name) if target and target.kind == "class" else None
+
+    resolved = resolve_classes({m: f.classes for m, f in modules.items()}, base)
+    out_sites, out_skipped = apply_classes(sites, skipped, resolved)
+    for file, exception, prefix in library.prefixes:
+        out_sites = [_prefixed(s, file, exception, prefix) for s in out_sites]
+    return out_sites, out_skipped
+
+
+def shortest_names(roots: Mapping[Node, set[str]]) -> dict[Node, set[str]]:
+    """A library's modules are public by name (`flax.linen.module`), so one function is reached
+    as `flax.linen.Module.apply` and `flax.linen.module.Module.apply`: keep the shortest names
+    (what users import), not every module path to the same code."""
+    out: dict[Node, set[str]] = {}
+    for node, names in roots.items():
+        fewest = min(name.count(".") for name in names)
+        out[node] = {name for name in names if name.count(".") == fewest}
+    return out
+
+
+def _prefixed(site: RaiseSite, file: str, exception: str, prefix: str) -> RaiseSite:
+    top = site.function.split(".", 1)[0]
+    if site.file != file or site.exception != exception or not top.startswith("assert_"):
+        return site
+    return replace(site, template=prefix.replace("{function}", top) + site.template)
+
+
+def out_path(name: str) -> Path:
+    """`catalog/libraries/<name>.json.gz` of this checkout, else under the cwd."""
+    repo = Path(__file__).resolve().parents[3]
+    base = repo if (repo / "pyproject.toml").is_file() and (repo / "catalog").is_dir() else Path()
+    return base / "catalog" / "libraries" / f"{name}.json.gz"
+
+
+def download(library: Library, into: Path, releases: Sequence[str] = ()) -> list[Path]:
+    """The library's wheels (`pip download --no-deps`, reusing what `into` already holds)."""
+    into.mkdir(parents=True, exist_ok=True)
+    wheels: list[Path] = []
+    stem = library.dist.replace("-", "_")
+    for version in releases or library.releases:
+        found = sorted(into.glob(f"{stem}-{version}-*.whl"))
+        if not found:
+            command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+            command += ["--only-binary=:all:", "--dest", str(into), f"{library.dist}=={version}"]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            found = sorted(into.glob(f"{stem}-{version}-*.whl"))
+            if not found:
+                raise OSError(
+                    f"pip download {library.dist}=={version} failed: {done.stderr[-400:]}"
+                )
+        wheels.append(found[0])
+    return wheels

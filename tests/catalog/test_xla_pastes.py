@@ -1,0 +1,63 @@
+"""Errors raised below JAX's Python, as users pasted them in public threads (`xla_pastes.toml`,
+each with its URL), reach the entry a reader of the thread expects, and say what to check."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.explain import explain_text
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+PASTES: list[dict[str, Any]] = tomllib.loads(
+    (Path(__file__).with_name("xla_pastes.toml")).read_text(encoding="utf-8")
+)["paste"]
+CATALOG = load_catalog()
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher(CATALOG)
+
+
+@pytest.mark.parametrize(
+    "paste", PASTES, ids=lambda p: f"{p['entry']}@{p['url'].split('/', 3)[-1]}"
+)
+def test_paste_reaches_its_entry(paste: dict[str, Any], matcher: Matcher) -> None:
+    explained = explain_text(paste["text"], matcher)
+    assert explained, f"nothing read in {paste['url']}"
+    found = explained[-1].to_json()["entry"]
+    assert found is not None, f"no entry for {paste['url']}: {explained[-1].traceback.message!r}"
+    assert found["id"] == paste["entry"], paste["url"]
+    assert found["library"] == "xla"
+
+
+def test_every_paste_names_a_curated_xla_entry() -> None:
+    for paste in PASTES:
+        entry = CATALOG.get(paste["entry"])
+        assert entry is not None and entry.curated and entry.library == "xla", paste["entry"]
+
+
+def test_curated_runtime_entries_say_what_to_check() -> None:
+    below = [e for e in CATALOG.curated if e.library == "xla"]
+    assert len(below) >= 30
+    for entry in below:
+        assert entry.solutions and entry.triggers, entry.id
+        assert entry.evidence and entry.frequency > 0, entry.id
+        assert entry.example is not None or entry.proof_skip, entry.id
+
+
+def test_generated_messages_carry_their_status_and_library() -> None:
+    generated = [e for e in CATALOG.entries if e.library == "xla" and not e.curated]
+    assert len(generated) > 1000
+    statuses = {e.message.split(":", 1)[0] for e in generated if e.exception == "XlaRuntimeError"}
+    assert {"INTERNAL", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"} <= statuses
+    assert all(site.file.startswith(("xla/", "jaxlib/")) for e in generated for site in e.raised_at)

@@ -1,0 +1,9 @@
+from jax import grad
+
+
+def square(x):
+  return x**2
+
+val = 3.0
+dfn = grad(square)
+print(dfn(val))

@@ -1,0 +1,8 @@
+import jax
+def g(x, y):
+  print("recompiling")
+  return x + y[0]
+
+f = jax.jit(g, static_argnums=(1,))
+print(f(1, [2, 3]))
+print(f(1, [2, 3]))

@@ -1,0 +1,3 @@
+import jax
+x = jax.numpy.arange(4)
+x[0] = 1

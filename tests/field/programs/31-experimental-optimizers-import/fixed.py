@@ -1,0 +1,1 @@
+from jax.example_libraries import optimizers

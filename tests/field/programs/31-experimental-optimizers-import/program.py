@@ -1,0 +1,1 @@
+from jax.experimental import optimizers

@@ -1,0 +1,11 @@
+import jax
+import numpy as np
+from functools import partial
+
+
+@partial(jax.jit, static_argnums=1)
+def print_yay(arr, msg):
+    print(msg)
+    print(arr)
+
+print_yay(np.array([5, 3, 2, 2020]), "this is my message!")

@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+jnp.zeros(1.0)

@@ -1,0 +1,115 @@
+"""The analysis worker process (`shells/lsp/worker.py`, driven by `analyser.py`): findings come
+back from a real child process; a cancelled or over-budget analysis stops and the worker serves
+the next; a dead worker fails what waited and is started again; the server's interpreter never
+imports the rules for predictions."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from jaxerr_ls.shells.lsp.analyser import Analyser, Stopped
+
+BRANCH = """import jax
+
+
+@jax.jit
+def relu(x):
+    if x > 0:
+        return x
+    return 0.0 * x
+"""
+
+
+def long_file(blocks: int) -> str:
+    body = "".join(
+        f"\n\n@jax.jit\ndef step_{n}(x):\n    y = jax.numpy.sin(x)\n    return y * {n}\n"
+        for n in range(blocks)
+    )
+    return "import jax\n" + body
+
+
+@pytest.fixture
+def analyser() -> Iterator[Analyser]:
+    found = Analyser()
+    yield found
+    found.close()
+
+
+def test_findings_come_back_from_the_worker_process(analyser: Analyser) -> None:
+    async def scenario() -> None:
+        results = await asyncio.wait_for(analyser.submit("file", "a.py", None, BRANCH), 120)
+        [finding] = results["a.py"]
+        assert finding.entry == "tracer-bool-conversion" and finding.line == 5
+        assert analyser.pid is not None and analyser.pid != os.getpid()
+        cells = [("cell1", "import jax\n"), ("cell2", BRANCH.replace("import jax\n", ""))]
+        by_cell = await asyncio.wait_for(analyser.submit("cells", "nb", None, cells), 120)
+        assert by_cell["cell1"] == [] and [f.entry for f in by_cell["cell2"]] == [
+            "tracer-bool-conversion"
+        ]
+
+    asyncio.run(scenario())
+
+
+def test_cancel_stops_a_long_analysis_and_the_next_is_served(analyser: Analyser) -> None:
+    async def scenario() -> None:
+        await asyncio.wait_for(analyser.submit("file", "warm.py", None, "import jax\n"), 120)
+        long = analyser.submit("file", "long.py", None, long_file(3000))
+        await asyncio.sleep(0.5)  # it is running by now (it takes tens of seconds)
+        analyser.cancel("long.py")
+        with pytest.raises(Stopped, match="cancelled"):
+            await asyncio.wait_for(long, 60)
+        results = await asyncio.wait_for(analyser.submit("file", "a.py", None, BRANCH), 120)
+        assert [f.entry for f in results["a.py"]] == ["tracer-bool-conversion"]
+
+    asyncio.run(scenario())
+
+
+def test_over_budget_analysis_is_stopped(
+    analyser: Analyser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JAXERR_LS_ANALYSIS_BUDGET", "2")
+
+    async def scenario() -> None:
+        with pytest.raises(Stopped, match="over the 2 s budget"):
+            await asyncio.wait_for(analyser.submit("file", "long.py", None, long_file(3000)), 120)
+        results = await asyncio.wait_for(analyser.submit("file", "a.py", None, "import jax\n"), 60)
+        assert results == {"a.py": []}
+
+    asyncio.run(scenario())
+
+
+def test_a_dead_worker_fails_what_waited_and_is_restarted(analyser: Analyser) -> None:
+    async def scenario() -> None:
+        long = analyser.submit("file", "long.py", None, long_file(3000))
+        first = analyser.pid
+        assert first is not None
+        await asyncio.sleep(0.5)
+        os.kill(first, 9)
+        with pytest.raises(Stopped, match="exited"):
+            await asyncio.wait_for(long, 60)
+        results = await asyncio.wait_for(analyser.submit("file", "a.py", None, BRANCH), 120)
+        assert [f.entry for f in results["a.py"]] == ["tracer-bool-conversion"]
+        assert analyser.pid not in (None, first)
+
+    asyncio.run(scenario())
+
+
+def test_the_server_does_not_import_the_rules_for_predictions() -> None:
+    """The rules (and the analysis they build) stay in the worker: the server's memory and its
+    interpreter are the editor's requests' alone."""
+    probe = (
+        "import sys\n"
+        "import jaxerr_ls.shells.lsp.server\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('jaxerr_ls.rules', "
+        "'jaxerr_ls.analysis'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class
 from jaxerr_ls.catalog.loose import match_any_class
-from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.match import same_class, short_class
 from jaxerr_ls.catalog.sites import match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
@@ -138,7 +138,9 @@ def explain_paste(
             printed = [
                 other
                 for other in with_class
-                if short_class(other.traceback.exception) == short_class(match.entry.exception)
+                if same_class(
+                    short_class(other.traceback.exception), short_class(match.entry.exception)
+                )
             ]
             if printed:
                 return [replace(printed[0], match=match)]

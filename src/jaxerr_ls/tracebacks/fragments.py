@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 
+from jaxerr_ls.tracebacks.dialects.common import separator
 from jaxerr_ls.tracebacks.model import Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...).
@@ -184,14 +185,16 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
 
 
 def _quoted(lines: list[str], index: int) -> bool:
-    """The exception line at `index` follows a line ending in `:` and an earlier exception line
-    heads the text: it is quoted inside that exception's message."""
+    """The exception line at `index` follows a line ending in `:` (not a chain separator) and an
+    earlier line starts with an exception: it is quoted inside that exception's message."""
     before = next((line for line in reversed(lines[:index]) if line.strip()), "")
-    if not before.rstrip().endswith(":"):
+    if not before.rstrip().endswith(":") or separator(before):
         return False
-    head = next((line for line in lines[:index] if line.strip()), "")
-    found = _EXCEPTION.search(head)
-    return found is not None and found.start() == len(head) - len(head.lstrip())
+    for line in lines[:index]:
+        found = _EXCEPTION.search(line)
+        if found is not None and found.start() == len(line) - len(line.lstrip()):
+            return True
+    return False
 
 
 def message_fragment(lines: list[str]) -> Traceback | None:

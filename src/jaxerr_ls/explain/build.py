@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
-from jaxerr_ls.catalog.classes import match_by_class
+from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.match import same_class, short_class
 from jaxerr_ls.catalog.sites import match_raise_site
@@ -84,7 +84,7 @@ def match_traceback(
         [frame.path for frame in traceback.frames],
     )
     if found is not None:
-        return found
+        return printed_class_wins(matcher, traceback.exception, traceback.message, found)
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
         found = match_raise_site(matcher, traceback.exception, frames)

@@ -20,12 +20,14 @@ import ast
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from jaxerr_ls.analysis.call_shape import call_shape
 from jaxerr_ls.catalog.load import load_catalog
 from jaxerr_ls.catalog.model import Catalog, Entry
 from jaxerr_ls.extract.walk import chain_of
+from jaxerr_ls.render.hover_rank import rank_hover
 from jaxerr_ls.resolve import public_name
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -39,6 +41,10 @@ class Pair:
     exception: str
     regex: str
     where: str
+    # Where the call starts (1-based line, 0-based column), for the call's shape (`--shape`).
+    path: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
 
 
 def imports_of(tree: ast.Module) -> dict[str, str]:
@@ -115,7 +121,19 @@ def pairs_in(path: Path) -> Iterator[Pair]:
             for statement in node.body:
                 api = called_api(statement, names)
                 if api is not None:
-                    yield Pair(api, found[0], found[1], f"{path.name}:{statement.lineno}")
+                    where = f"{path.name}:{statement.lineno}"
+                    line, column = statement.lineno, getattr(statement, "col_offset", 0)
+                    value = getattr(statement, "value", None)
+                    if isinstance(value, ast.Call):
+                        func = value.func
+                        while isinstance(func, ast.Call):
+                            func = func.func
+                        # the last name of the callee: where a hover on the API sits
+                        line, column = (
+                            func.end_lineno or line,
+                            max(0, (func.end_col_offset or 1) - 1),
+                        )
+                    yield Pair(api, found[0], found[1], where, str(path), line, column)
 
 
 def asserted(entry: Entry, exception: str, regex: re.Pattern[str], literal: str) -> bool:
@@ -136,7 +154,21 @@ def literal_head(regex: str) -> str:
     return head.replace("\\", "")
 
 
-def measure(catalog: Catalog, pairs: list[Pair], tops: tuple[int, ...]) -> dict[str, object]:
+def hover_order(catalog: Catalog, api: str, pair: Pair, shape: bool) -> list[str]:
+    """The hover's entries for the call: the catalog's order for the API, and with `shape` what
+    the call's shape points at first (`analysis/call_shape.py`, as the server ranks them)."""
+    own = catalog.for_api(api)
+    if not shape or not pair.path:
+        return [e.id for e in own]
+    source = Path(pair.path).read_text(encoding="utf-8")
+    found = call_shape(source, pair.line - 1, pair.column, api)
+    shaped = [e for e in map(catalog.get, found.entry_ids) if e is not None]
+    return [e.id for e in rank_hover(own, (), shaped).entries]
+
+
+def measure(
+    catalog: Catalog, pairs: list[Pair], tops: tuple[int, ...], shape: bool = False
+) -> dict[str, object]:
     apis = list(catalog.by_api)
     known: dict[str, str | None] = {}
     counted = 0
@@ -155,7 +187,7 @@ def measure(catalog: Catalog, pairs: list[Pair], tops: tuple[int, ...]) -> dict[
             known[pair.api] = public_name(pair.api, apis)
         api = known[pair.api]
         counted += 1
-        ranked = [e.id for e in catalog.for_api(api)] if api else []
+        ranked = hover_order(catalog, api, pair, shape) if api else []
         rank = next((i for i, entry_id in enumerate(ranked) if entry_id in matching), None)
         if rank is None:
             continue
@@ -170,16 +202,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--tests", type=Path, required=True, help="JAX's tests/ folder")
     parser.add_argument("--catalog", type=Path, default=None, help="catalog dir (default: ours)")
+    parser.add_argument(
+        "--shape", action="store_true", help="rank as the hover does with the call's shape"
+    )
     args = parser.parse_args()
     files = sorted(args.tests.rglob("*.py"))
     pairs = sorted({p for f in files for p in pairs_in(f)}, key=lambda p: p.where)
     unique = list({(p.api, p.exception, p.regex): p for p in pairs}.values())
     catalog = load_catalog(args.catalog, cache_dir=None)
-    found = measure(catalog, unique, (1, 5, 10))
+    found = measure(catalog, unique, (1, 3, 5, 10), args.shape)
     total = int(str(found["pairs"])) or 1
     print(f"{len(files)} test files, {len(unique)} (API call, asserted error) pairs")
     print(f"catalogued errors among them: {found['pairs']}")
-    for key in ("top1", "top5", "top10", "listed"):
+    for key in ("top1", "top3", "top5", "top10", "listed"):
         value = int(str(found[key]))
         print(f"  {key:>6}: {value:5d}  {100 * value / total:5.1f}%")
     return 0

@@ -37,14 +37,17 @@ def test_built_from_whatever_the_catalog_holds(tmp_path: Path) -> None:
     """A library's entries (another source merged by the loader) are indexed like JAX's."""
     base = load_catalog(cache_dir=None)
     entry = dataclasses.replace(
-        base.entries[0], id="optax-example", apis=("optax.adam", "jax.jit"), versions=("0.0.1",)
+        base.entries[0],
+        id="examplelib-example",
+        apis=("examplelib.adam", "jax.jit"),
+        versions=("0.0.1",),
     )
     catalog = Catalog.of([*base.entries, entry])
     path = tmp_path / "hover.idx"
     write_index(path, catalog)
     index = HoverIndex.open(path)
     assert index is not None
-    assert index.for_api("optax.adam") == (entry,)
+    assert index.for_api("examplelib.adam") == (entry,)
     assert index.for_api("jax.jit") == catalog.for_api("jax.jit")
     assert index.releases[0] == "0.0.1"
 
@@ -100,3 +103,16 @@ def test_the_server_hovers_from_the_index_it_prepared(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
     assert [r.stdout.strip() for r in runs] == ["HoverIndex True", "HoverIndex True"]
     assert len(list((tmp_path / "jaxerr-ls").glob("hover-*.idx"))) == 1
+
+
+def test_an_open_index_reads_on_when_another_server_replaces_its_file(tmp_path: Path) -> None:
+    """Servers of two environments share the cache and keep one catalog at a time: one may
+    remove the index another has open, which must still answer its hovers."""
+    catalog = load_catalog(cache_dir=None)
+    path = tmp_path / "hover-a.idx"
+    write_index(path, catalog)
+    index = HoverIndex.open(path)
+    assert index is not None
+    path.unlink()
+    assert [e.id for e in index.for_api("jax.jit")] == [e.id for e in catalog.for_api("jax.jit")]
+    assert index.for_api("jax.jit")

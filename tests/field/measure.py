@@ -35,6 +35,8 @@ class Measured:
     safe_same_output: bool
     why_not: str | None  # why `fix --unsafe` leaves it failing
     hover: HoverSeen
+    failing: Run  # program.py's own run
+    fixed: Run  # fixed.py's run
 
 
 def _read(path: Path) -> str | None:
@@ -59,7 +61,8 @@ def measure(scratch: Path, programs: list[FieldProgram] | None = None) -> Iterat
             root.mkdir(parents=True)
             path = root / "program.py"
             original = program.program.read_text(encoding="utf-8")
-            expected = worker.run(program.fixed).stdout
+            fixed_run = worker.run(program.fixed)
+            expected = fixed_run.stdout
             path.write_text(original, encoding="utf-8")
             first = worker.run(path)
             raised = located(first.stderr, root, matcher)  # before any edit moves its line
@@ -95,4 +98,6 @@ def measure(scratch: Path, programs: list[FieldProgram] | None = None) -> Iterat
                 loops[1][1],
                 None if loops[0][0] else (loops[0][2] or "still failing"),
                 hover_seen(program, catalog, *raised),
+                first,
+                fixed_run,
             )

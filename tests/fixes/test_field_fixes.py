@@ -68,3 +68,40 @@ def test_an_int_read_elsewhere_is_converted_where_it_is_differentiated() -> None
     assert proposal is not None and proposal.safe
     after = fixed("int-to-float-literal", source, "grad(np.tanh)") or ""
     assert "aval =2\n" in after and "grad(np.tanh)(float(aval))" in after
+
+
+def test_transforms_assigned_to_a_name_are_read_like_imports() -> None:
+    """`jit = jax.jit` (and `from jax import jit as J`): fixes and the hover read either."""
+    from jaxerr_ls.fixes.imports import scan_imports as fix_imports
+    from jaxerr_ls.resolve.imports import scan_imports
+
+    source = (
+        "import jax\nfrom jax import grad as G\n\njit = jax.jit\ngrad = G\n\n"
+        "def g(x, y):\n    return x + y[0]\n\nh = jit(g, static_argnums=(1,))\nprint(h(1, [2]))\n"
+    )
+    bindings = scan_imports(source)
+    assert bindings["jit"] == "jax.jit" and bindings["grad"] == "jax.grad"
+    assert fix_imports(source).qualify("jit") == "jax.jit"
+    assert "h(1, (2,))" in (fixed("list-to-tuple", source, "print(h") or "")
+    called = "import jax\n\nmake = jax.jit(f)\n"  # a call, not an alias
+    assert "make" not in scan_imports(called)
+
+
+def test_a_mask_kept_in_a_variable_is_judged_by_its_value() -> None:
+    source = "import jax.numpy as jnp\n\ndef f(x):\n    m = x > 0\n    return x[m].sum()\n"
+    proposal = propose("mask-reduce-where", source, "return")
+    assert proposal is not None and proposal.safe
+    assert "jnp.where(m, x, 0).sum()" in (fixed("mask-reduce-where", source, "return") or "")
+    other = "import jax.numpy as jnp\n\ndef f(x, y):\n    m = y > 0\n    return x[m].sum()\n"
+    proposal = propose("mask-reduce-where", other, "return")
+    assert proposal is not None and not proposal.safe  # another array's mask: its shape unknown
+
+
+def test_a_static_argument_goes_on_the_outer_jit_of_a_composition() -> None:
+    source = (
+        "import jax\nimport jax.numpy as jnp\n\n\ndef f(x, n):\n    if n > 1:\n"
+        "        return jnp.sum(x ** n)\n    return jnp.sum(x)\n\n\n"
+        "g = jax.jit(jax.grad(f))\nprint(g(jnp.ones(3), 2))\n"
+    )
+    after = fixed("mark-static", source, "if n > 1") or ""
+    assert 'g = jax.jit(jax.grad(f), static_argnames=("n",))' in after

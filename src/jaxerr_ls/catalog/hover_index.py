@@ -20,10 +20,11 @@ import os
 import pickle
 import struct
 import tempfile
+import threading
 from array import array
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from jaxerr_ls.catalog.model import Catalog, Entry
 from jaxerr_ls.catalog.versions import version_key
@@ -79,32 +80,46 @@ class HoverIndex:
         self._ends = ends
         self.releases = releases
         self._entries: dict[int, Entry] = {}
+        # Kept open: another environment's server may replace the cache's index file (one
+        # catalog at a time), and an open file still reads what it was.
+        self._stream: BinaryIO | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def open(cls, path: Path) -> HoverIndex | None:
         """The index at `path`; None when it is missing or not one (it is then rebuilt)."""
         try:
-            with path.open("rb") as stream:
-                if stream.read(len(MAGIC)) != MAGIC:
-                    return None
-                (size,) = LENGTH.unpack(stream.read(LENGTH.size))
-                header = pickle.loads(stream.read(size))
+            stream = path.open("rb")
+        except OSError:
+            return None
+        try:
+            if stream.read(len(MAGIC)) != MAGIC:
+                stream.close()
+                return None
+            (size,) = LENGTH.unpack(stream.read(LENGTH.size))
+            header = pickle.loads(stream.read(size))
             ends = array("Q")
             ends.frombytes(header["ends"])
             start = len(MAGIC) + LENGTH.size + size  # offsets count from the end of the header
-            return cls(path, start, header["apis"], ends, tuple(header["releases"]))
+            index = cls(path, start, header["apis"], ends, tuple(header["releases"]))
         except Exception:  # noqa: BLE001 - a bad index is only a slower first hover
+            stream.close()
             return None
+        index._stream = stream
+        return index
 
     def for_api(self, api: str) -> tuple[Entry, ...]:
         numbers = self.apis.get(api, ())
         missing = [n for n in numbers if n not in self._entries]
         if missing:
-            with self.path.open("rb") as stream:
+            with self._lock:
+                if self._stream is None:  # made by hand rather than by `open`
+                    self._stream = self.path.open("rb")
                 for number in missing:
                     begin = self._ends[number - 1] if number else 0
-                    stream.seek(self._start + begin)
-                    self._entries[number] = pickle.loads(stream.read(self._ends[number] - begin))
+                    self._stream.seek(self._start + begin)
+                    blob = self._stream.read(self._ends[number] - begin)
+                    self._entries[number] = pickle.loads(blob)
         return tuple(self._entries[n] for n in numbers)
 
 

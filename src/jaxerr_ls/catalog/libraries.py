@@ -9,11 +9,12 @@ by JAX 0.4.26-0.10.2" in explanations) is not misled.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from jaxerr_ls.catalog.model import LIBRARIES, Entry
+from jaxerr_ls.catalog.model import LIBRARIES, Entry, Wording
 
 SUFFIX = ".json.gz"
 
@@ -32,15 +33,33 @@ def library_name(path: Path) -> str | None:
     return name if name in LIBRARIES else None
 
 
+# Flax appends its error page to every `flax.errors` message; users often paste the message
+# without it (cut at the line's end, or an older release that did not add it).
+_DOCS_LINK = re.compile(r" \(https?://[^\s()]+\)$")
+
+
+def _without_link(entry: Entry) -> tuple[Wording, ...]:
+    texts = [entry.message, *(w.message for w in entry.wordings)]
+    known = set(texts)
+    extra = []
+    for text in texts:
+        bare = _DOCS_LINK.sub("", text)
+        if bare != text and bare not in known:
+            known.add(bare)
+            extra.append(Wording(bare))
+    return tuple(extra)
+
+
 def tag(entries: Iterable[Entry], library: str) -> list[Entry]:
+    """A library's entries as the catalog holds them: tagged, its releases in `library_versions`
+    (a library's raise sites keep its release in `Site.jax`: the release the line is of)."""
     return [
         replace(
             entry,
             library=library,
             library_versions=entry.versions,
             versions=(),
-            wordings=tuple(replace(w, versions=()) for w in entry.wordings),
-            # A library's raise sites carry its release in `jax`; that is what the line is of.
+            wordings=(*(replace(w, versions=()) for w in entry.wordings), *_without_link(entry)),
         )
         for entry in entries
     ]

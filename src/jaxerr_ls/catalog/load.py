@@ -28,7 +28,7 @@ from jaxerr_ls.catalog.cache import (
 )
 from jaxerr_ls.catalog.hover_index import write_index
 from jaxerr_ls.catalog.libraries import library_files, library_name, tag
-from jaxerr_ls.catalog.model import LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
+from jaxerr_ls.catalog.model import LIBRARIES, LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
 from jaxerr_ls.catalog.xla import load_xla
 
@@ -449,6 +449,14 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
             # older wordings to itself; a site only one curated entry claims lends them.
             if shared and len(set(shared[0])) > 1:
                 entry = replace(entry, wordings=())
+        if (
+            owner is not None
+            and entry.library in LIBRARIES
+            and curated[owner].library != (entry.library)
+        ):
+            # A library's error worded like JAX's (Optax's "axis … is out of bounds") stays its
+            # own: a JAX entry lists JAX's APIs, and the library's hover names its own error.
+            owner = None
         if owner is None:
             rest.append(entry)
         else:
@@ -504,10 +512,13 @@ def _fold(entry: Entry, found: list[Entry]) -> Entry:
                 sites.append(site)
     # A library's generated entries lend their releases (and their library, should the curator
     # not have said it).
-    libraries = {other.library for other in found if other.library != "jax"}
+    # A curated entry that says nothing takes the library only when all it folds is that
+    # library's (a JAX error that a library also raises with the same words stays JAX's).
+    libraries = {other.library for other in found}
     library = entry.library
-    if library == "jax" and len(libraries) == 1:
-        library = libraries.pop()
+    if library == "jax" and len(libraries) == 1 and not entry.versions:
+        only = libraries.pop()
+        library = only if only in LIBRARIES else library
     library_versions = tuple(
         sorted(
             {v for other in found for v in other.library_versions} | set(entry.library_versions),

@@ -47,6 +47,25 @@ def jax_file(path: str) -> str | None:
     return unified[position + 1 :]
 
 
+# The top packages of the libraries the catalog covers (their sites are `flax/core/scope.py`).
+_LIBRARY_PACKAGES = ("flax", "equinox", "optax", "orbax", "chex")
+
+
+def site_file(path: str) -> str | None:
+    """A frame's file as the catalog's sites name it: JAX's (`jax/_src/core.py`) or an installed
+    library's (`flax/core/scope.py`, only under `site-packages`/`dist-packages`: a user's own
+    folder named `flax` is not the library); None otherwise."""
+    found = jax_file(path)
+    if found is not None:
+        return found
+    unified = path.replace("\\\\", "/").replace("\\", "/")
+    for package in _LIBRARY_PACKAGES:
+        position = unified.rfind(f"-packages/{package}/")
+        if position >= 0:
+            return unified[position + len("-packages/") :]
+    return None
+
+
 def _index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
     index = _INDEXES.get(matcher)
     if index is None:
@@ -60,8 +79,9 @@ def _index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
 
 
 def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]) -> Match | None:
-    """The entry raised where the last JAX frame of the traceback is, or None."""
-    last = next((f for f in reversed(frames) if jax_file(f.path) is not None), None)
+    """The entry raised where the last frame in JAX (or a library the catalog covers) is, or
+    None."""
+    last = next((f for f in reversed(frames) if site_file(f.path) is not None), None)
     if last is None or last.line <= 0:
         return None
     cls = short_class(exception)
@@ -70,7 +90,7 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         # raised below what the text shows, and a call site is shared by many errors. (A bare
         # assert or a missing key is raised by the statement itself.)
         return None
-    file = jax_file(last.path)
+    file = site_file(last.path)
     assert file is not None
     sites = _index(matcher).get((file, last.function.rsplit(".", 1)[-1]), [])
     near = [

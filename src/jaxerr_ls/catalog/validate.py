@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxerr_ls.catalog.model import Catalog
+from jaxerr_ls.catalog.model import LIBRARIES, Catalog
 
 
 def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None) -> list[str]:
@@ -19,9 +19,14 @@ def validate_catalog(catalog: Catalog, known_fixes: frozenset[str] | None = None
         for fix in entry.fixes:
             if known_fixes and fix not in known_fixes:
                 problems.append(f"{where}: field 'fixes': no fix '{fix}'")
+        # A library's entry names its own APIs (`flax.linen.Module.apply`) and JAX's.
+        roots = {"jax", entry.library} if entry.library in LIBRARIES else {"jax"}
         for api in entry.apis:
-            if not api.startswith("jax.") and api != "jax":
-                problems.append(f"{where}: field 'apis': '{api}' is not a qualified jax name")
+            if api.split(".", 1)[0] not in roots:
+                problems.append(
+                    f"{where}: field 'apis': '{api}' is not a qualified"
+                    f" {' or '.join(sorted(roots))} name"
+                )
         if entry.example is None and not entry.proof_skip:
             problems.append(
                 f"{where}: field 'example': curated entries need a before/after example "

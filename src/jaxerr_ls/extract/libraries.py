@@ -42,7 +42,7 @@ LIBRARIES: Mapping[str, Library] = {
             "flax",
             "flax",
             "flax",
-            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.8"),
+            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.0", "0.12.8"),
             "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
         ),
         Library(

@@ -92,10 +92,32 @@ def scan_imports(source: str) -> Imports:
     bindings: dict[str, str] = {}
     for node in index(source).imports:
         bindings.update(_statement_bindings(node.code()))
+    bindings.update(_aliases(module, bindings))
     row, col, needs_newline = _insert_point(module, source)
     return Imports(
         MappingProxyType(bindings), (row, col), needs_newline, _module_names(module) - set(bindings)
     )
+
+
+def _aliases(module: Node, bindings: Mapping[str, str]) -> dict[str, str]:
+    """Module-level `jit = jax.jit`: the name is read like an import of what it aliases."""
+    found: dict[str, str] = {}
+    for stmt in module.children:
+        node = stmt.children[0] if stmt.type == "simple_stmt" else stmt
+        kids = node.children if node.type == "expr_stmt" else []
+        if len(kids) != 3 or not kids[0].is_name() or not kids[1].is_op("="):
+            continue
+        value = kids[2]
+        text = value.code().strip()
+        if not (value.is_name() or value.type in ("power", "atom_expr")):
+            continue
+        if any(not part.isidentifier() for part in text.split(".")):
+            continue  # a call, a subscript: not a plain alias
+        head, _, rest = text.partition(".")
+        bound = {**bindings, **found}.get(head)
+        if bound is not None and kids[0].value != head:
+            found[kids[0].value] = f"{bound}.{rest}" if rest else bound
+    return found
 
 
 def _module_names(module: Node) -> frozenset[str]:

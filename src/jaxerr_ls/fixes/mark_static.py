@@ -189,14 +189,29 @@ def _targets(file: File) -> list[_Target]:
             found.append(_Target(funcdef, None if call else decorator, call))
         name = funcdef.children[1].value
         for call in file.index.calls:  # g = jax.jit(f, ...) anywhere in the file
-            if is_call_to(file, call, JIT_NAMES) and first_arg_name(call) == name:
+            if is_call_to(file, call, JIT_NAMES) and _wrapped_name(file, call) == name:
                 found.append(_Target(funcdef, call=call))
     for call in file.calls:  # jax.jit(f, ...)(x) on the line
         if is_call_to(file, call, JIT_NAMES) and call.args():
-            jitted = first_arg_name(call)
+            jitted = _wrapped_name(file, call)
             defined = funcdef_named(file, jitted) if jitted is not None else None
             found.append(_Target(defined, call=call))
     return found
+
+
+def _wrapped_name(file: File, call: Call) -> str | None:
+    """The function a jit wraps, through inner transforms: `f` in `jax.jit(f)` and in
+    `jax.jit(jax.grad(f))` — the static argument belongs on the outer jit, which traces the
+    composition (grad passes it through, its signature is `f`'s)."""
+    name = first_arg_name(call)
+    if name is not None:
+        return name
+    args = call.args()
+    inner = as_call(args[0].value) if args and args[0].keyword is None else None
+    qualified = file.qualify(inner.callee_dotted()) if inner is not None else None
+    if inner is None or qualified is None or not qualified.startswith("jax."):
+        return None
+    return _wrapped_name(file, inner)
 
 
 def _keyword(call: Call, name: str) -> Node | None:

@@ -9,7 +9,8 @@ it has its shape. Not safe when the mask is some other expression (it must have 
 which the text does not show), nor for max and min (an empty selection gives -inf/inf instead of an
 error, and an integer array becomes float). Titles say so. Indices made from a mask by
 `jnp.nonzero(m)` / `jnp.where(m)` select the same elements as the mask `m != 0` (`m` itself when it
-is a comparison): `a[jnp.nonzero(a)].prod()` -> `jnp.where(a != 0, a, 1).prod()` (jax#5280).
+is a comparison): `a[jnp.nonzero(a)].prod()` -> `jnp.where(a != 0, a, 1).prod()` (jax#5280). A
+mask kept in a variable is judged by the value it was assigned (`m = x > 0`, then `x[m].sum()`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from jaxerr_ls.edits.text import line_starts, offset_of
 from jaxerr_ls.fixes.base import FixContext, ProposedFix, TextEdit
-from jaxerr_ls.fixes.common import File, jnp_file, proposal, replace
+from jaxerr_ls.fixes.common import File, assigned_value, jnp_file, proposal, replace
 from jaxerr_ls.fixes.syntax import (
     Node,
     Pos,
@@ -74,6 +75,11 @@ def _masked(kids: tuple[Node, ...], file: File) -> _Masked | None:
     if mask.type in ("subscript", "subscriptlist", "sliceop") or mask.is_op(":"):
         return None
     array = _between(file.source, kids[0].start, last.start)
+    if mask.is_name():
+        # A mask kept in a variable: its value decides (`m = x > 0` ... `x[m].sum()`).
+        kept = assigned_value(file, mask)
+        own = kept is not None and _compares(kept, array)
+        return _Masked(array, mask, mask.code(), own=own)
     inner = _indices_of(mask, file)
     if inner is not None:
         text = inner.code() if inner.type == "comparison" else f"{inner.code()} != 0"
@@ -87,17 +93,18 @@ def _between(source: str, start: Pos, end: Pos) -> str:
     return source[first : offset_of(source, starts, end[0] - 1, end[1])]
 
 
+def _compares(node: Node, array: str) -> bool:
+    """`x > 0`, `limit <= x`: a comparison of `array` itself, so of its shape."""
+    if node.type != "comparison" or len(node.children) != 3:
+        return False
+    if node.children[1].code() not in _COMPARISONS:
+        return False
+    return array in (node.children[0].code(), node.children[2].code())
+
+
 def _same_shape(masked: _Masked) -> bool:
     """The mask compares the indexed array itself (`x > 0`, `limit <= x`), or is the array."""
-    if masked.own:
-        return True
-    mask = masked.mask
-    if mask.type != "comparison" or len(mask.children) != 3:
-        return False
-    op = mask.children[1]
-    if op.code() not in _COMPARISONS:
-        return False
-    return masked.array in (mask.children[0].code(), mask.children[2].code())
+    return masked.own or _compares(masked.mask, masked.array)
 
 
 def _rewrite(masked: _Masked, reduction: str, jnp: str, method: bool) -> tuple[str, bool]:

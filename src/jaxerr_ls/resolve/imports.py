@@ -16,6 +16,12 @@ _STATEMENT = re.compile(
 )
 _ALIAS = re.compile(r"^(?P<name>[\w.]+)(?:\s+as\s+(?P<alias>\w+))?$")
 _DOTTED = re.compile(r"^\w+(?:\.\w+)*$")
+# `jit = jax.jit` at module level: a plain name given a dotted name, nothing else on the line.
+_ASSIGNED = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*)[ \t]*=[ \t]*"
+    r"(?P<value>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*(?:#.*)?$",
+    re.MULTILINE,
+)
 
 
 def _logical_line(source: str, start: int) -> str:
@@ -59,6 +65,7 @@ def scan_imports(source: str) -> Mapping[str, str]:
 
     `import jax.numpy as jnp` binds jnp -> jax.numpy; `import jax.numpy` binds jax -> jax;
     `from jax import lax` binds lax -> jax.lax. Relative and star imports bind nothing we can name.
+    A module-level alias of an imported name binds too: `jit = jax.jit` binds jit -> jax.jit.
     """
     bindings: dict[str, str] = {}
     for found in _STATEMENT.finditer(source):
@@ -75,4 +82,9 @@ def scan_imports(source: str) -> Mapping[str, str]:
                     bindings[top] = top
             elif "." not in name and name != "*":
                 bindings[alias or name] = f"{module}.{name}"
+    for found in _ASSIGNED.finditer(source):
+        head, _, rest = found.group("value").partition(".")
+        bound = bindings.get(head)
+        if bound is not None and found.group("name") != head:
+            bindings[found.group("name")] = f"{bound}.{rest}" if rest else bound
     return MappingProxyType(bindings)

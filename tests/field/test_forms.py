@@ -80,6 +80,7 @@ def test_notebook_header_names_the_class_of_a_cut_paste(capsys: pytest.CaptureFi
         ("043", "flax.errors.ScopeParamShapeError", "Inconsistent shapes"),  # markdown bold
         ("027", "Exception", "Leaked trace MainTrace(1,DynamicJaxprTrace)."),  # pytest summary
         ("073", "ValueError", "Incompatible shapes for broadcasting"),  # a prompt before it
+        ("026", "TracerArrayConversionError", "The numpy.ndarray conversion method"),  # in a repr
     ],
 )
 def test_short_forms_read_as_pasted(
@@ -91,21 +92,51 @@ def test_short_forms_read_as_pasted(
     assert found[-1]["message"].startswith(message)
 
 
+def test_pytest_summary_lines_are_not_rejoined(capsys: pytest.CaptureFixture[str]) -> None:
+    """pytest's short summary cuts each FAILED line at the terminal's width itself: equally long
+    lines, yet no hard wrap to rejoin."""
+    [found] = explain(capsys, "027")
+    assert found["message"] == "Leaked trace MainTrace(1,DynamicJaxprTrace). Leaked tracer(s):"
+
+
+def test_pycharm_suffix_is_not_part_of_the_message() -> None:
+    from jaxerr_ls.tracebacks.parse import paste_readings
+
+    [path] = PASTES.glob("047-*.txt")
+    [reading] = paste_readings(path.read_text(encoding="utf-8"))
+    assert reading.message.endswith("flax.errors.ScopeParamShapeError)")
+
+
 def test_jax_class_identifies_its_entry_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    """A 2021 UnexpectedTracerError worded as no release in the catalog words it: its class,
-    JAX's own, names the error; the JSON and the text say it was found by class alone."""
-    [found] = explain(capsys, "159")
-    assert found["entry"]["id"] == "unexpected-tracer-leak"
-    assert found["entry"]["identified_by"] == "class"
-    assert found["entry"]["score"] < 100
-    assert "Identified by its class alone (UnexpectedTracerError)" in human(capsys, "159")
+    """pytest's short summary cut the UnexpectedTracerError's message ("A funct..."): no wording
+    can match it, but the class, JAX's own, names the error; the JSON and the text say it was
+    found by class alone."""
+    found = explain(capsys, "158")
+    assert {f["entry"]["id"] for f in found} == {"unexpected-tracer-leak"}
+    assert {f["entry"]["identified_by"] for f in found} == {"class"}
+    assert all(f["entry"]["score"] < 100 for f in found)
+    assert "Identified by its class alone (UnexpectedTracerError)" in human(capsys, "158")
 
 
-# 144 (jax#705, "TypeError: got inconsistent map dimension sizes: {...}") is JAX 0.1's own
-# message, word for word: the older releases' index (catalog/older.py) names its raise site.
-@pytest.mark.parametrize("name", ["005", "176"])
+@pytest.mark.parametrize("name", ["065", "089", "137"])
 def test_generic_class_identifies_nothing(capsys: pytest.CaptureFixture[str], name: str) -> None:
-    """TypeError / ValueError with a message no entry has: no entry, rather than a guess."""
+    """TypeError / ValueError carrying Python's own message inside a JAX-stack traceback: no
+    entry, rather than a guess from the class."""
     found = explain(capsys, name)
     assert found[-1]["exception"] in ("TypeError", "ValueError")
     assert found[-1]["entry"] is None
+
+
+def test_diagnostic_text_says_how_the_entry_was_found() -> None:
+    """The LSP diagnostic's message (its first lines) says when the class alone named the entry,
+    and says nothing extra when the message did."""
+    from jaxerr_ls.catalog import Matcher, load_catalog
+    from jaxerr_ls.explain import explain_text
+    from jaxerr_ls.explain.diagnostics import _message
+
+    matcher = Matcher(load_catalog())
+    texts = {name: next(PASTES.glob(f"{name}-*.txt")).read_text("utf-8") for name in ("158", "075")}
+    by_class = explain_text(texts["158"], matcher)[0]
+    assert "Identified by its class alone (UnexpectedTracerError)" in _message(by_class)
+    [by_message] = explain_text(texts["075"], matcher)
+    assert "Identified by" not in _message(by_message)

@@ -5,11 +5,13 @@ it with `python -m tests.field.measure_pastes --update-misses`)."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from tests.field.measure_pastes import (
+    HOLDOUT,
     PASTES,
     Outcome,
     Record,
@@ -43,11 +45,13 @@ def _outcome(record: Record) -> Outcome:
     return measure_one(record, _matcher())
 
 
-def test_index_describes_every_paste() -> None:
-    files = {path.name for path in PASTES.glob("*.txt")}
-    assert files == {record.file for record in RECORDS}
-    assert len(RECORDS) >= 200
-    for record in RECORDS:
+@pytest.mark.parametrize("directory", [PASTES, HOLDOUT], ids=["pastes", "holdout"])
+def test_index_describes_every_paste(directory: Path) -> None:
+    records = load_index(directory)
+    files = {path.name for path in directory.glob("*.txt")}
+    assert files == {record.file for record in records}
+    assert len(records) >= (200 if directory == PASTES else 10)
+    for record in records:
         assert record.url.startswith("https://github.com/"), record.file
         assert record.category in CATEGORIES, record.file
         text = record.text()

@@ -43,5 +43,5 @@ async def test_chain_cut_in_its_frames_and_how_identified(client: LanguageClient
     assert found["exception"] == "TypeError"
     assert found["entry"]["id"] == "grad-tuple-output-without-has-aux"
     assert found["entry"]["identified_by"] == "message"
-    [by_class] = await explain(client, "159")
-    assert by_class["entry"]["identified_by"] == "class"
+    by_class = await explain(client, "158")  # a pytest summary cut the message short
+    assert {found["entry"]["identified_by"] for found in by_class} == {"class"}

@@ -113,9 +113,18 @@ def test_messages_match_the_same_entries_and_scores(matcher: Matcher, tmp_path: 
         pairs.append((entry.exception, entry.message))
         pairs.append((entry.exception, entry.message.replace("e", "a", 1)))
     expected = []
+    kept: list[tuple[str, str]] = []
+    # The wordings of releases before 0.4.26 (catalog/older.py) are matched by the command line
+    # and the server; the site does not carry them (docs/catalog.md says so).
+    current_only = Matcher(matcher.catalog)
+    current_only._older = False
     for exception, message in pairs:
         match = matcher.match(exception, message)
+        if match != current_only.match(exception, message):
+            continue
+        kept.append((exception, message))
         expected.append([match.entry.id, match.score] if match else [None, 0])
+    pairs = kept
     found = run_node(matcher, [["message", e, m] for e, m in pairs], tmp_path)
     agree = sum(1 for want, got in zip(expected, found, strict=True) if want == got)
     print(f"JS/Python agreement: {agree}/{len(pairs)} messages")

@@ -101,6 +101,17 @@ def match_by_class(matcher: Matcher, exception: str, message: str) -> Match | No
     return Match(chosen, {}, CLASS_SCORE, by="class")
 
 
+def printed_class_wins(matcher: Matcher, exception: str, message: str, found: Match) -> Match:
+    """A message match of another class than the JAX-specific class printed (a wording some
+    release raised under a generic class, a shared text) yields to what that class names: the
+    class is the surer word of the two."""
+    classes = {canonical_class(found.entry.exception)}
+    classes.update(canonical_class(w.exception) for w in found.entry.wordings if w.exception)
+    if canonical_class(exception) in classes or not is_specific(exception):
+        return found
+    return match_by_class(matcher, exception, message) or found
+
+
 def identified_words(match: Match, exception: str = "", short: bool = False) -> str:
     """How the entry was found, in words; "" when by its message (the ordinary case)."""
     if match.by == "class":

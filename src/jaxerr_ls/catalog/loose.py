@@ -25,7 +25,8 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     text = message.strip()
     if not text:
         return None
-    hits = matcher.hits(text)
+    # A log or console text often holds XLA's message on a later line: tried after JAX's own.
+    hits = matcher.hits(text) or matcher.hits(text, runtime=True)
     if hits:
         return _unambiguous(hits)
     return _fuzzy(matcher, text.split("\n", 1)[0])

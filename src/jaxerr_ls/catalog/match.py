@@ -365,11 +365,13 @@ class Matcher:
         if runtime:
             yield from self._ranked_below(text)
 
-    def hits(self, message: str) -> list[tuple[tuple[int, ...], Match]]:
+    def hits(self, message: str, runtime: bool = False) -> list[tuple[tuple[int, ...], Match]]:
         """Every entry whose pattern or template matches the message, whatever its class, with
-        its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`)."""
+        its rank: for text whose class was not copied (`jaxerr_ls.catalog.loose`). `runtime`
+        tries the errors below JAX's Python even where the text does not start like one (a log
+        whose status is on a later line)."""
         text = message[:MAX_MESSAGE]
-        runtime = looks_like_status(text, wrapped=False)
+        runtime = runtime or looks_like_status(text, wrapped=False)
         return [(key, found) for _, key, found in self._ranked(text, runtime)]
 
     def match(self, exception: str, message: str) -> Match | None:

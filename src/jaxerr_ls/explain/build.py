@@ -10,9 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
-from jaxerr_ls.catalog.classes import match_by_class
+from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
-from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.match import same_class, short_class
 from jaxerr_ls.catalog.sites import match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
@@ -84,6 +84,7 @@ def match_traceback(
         [frame.path for frame in traceback.frames],
     )
     if found is not None:
+        found = printed_class_wins(matcher, traceback.exception, traceback.message, found)
         return _with_older_releases(matcher, found)
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
@@ -148,7 +149,9 @@ def explain_paste(
             printed = [
                 other
                 for other in with_class
-                if short_class(other.traceback.exception) == short_class(match.entry.exception)
+                if same_class(
+                    short_class(other.traceback.exception), short_class(match.entry.exception)
+                )
             ]
             if printed:
                 return [replace(printed[0], match=match)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 
+from jaxerr_ls.tracebacks.dialects.common import separator
 from jaxerr_ls.tracebacks.model import Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...).
@@ -34,6 +35,12 @@ _BOLD_CLOSE = "**"
 _E_PREFIX = re.compile(r"^E(?: {1,12}|$)")
 # JSON string escapes (the ones `json.dumps` writes).
 _ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
+# pytest's short test summary: one line per test, cut at the terminal's width by pytest itself.
+_SUMMARY = ("FAILED ", "ERROR ")
+# An exception printed for a repr: `<[SomeError('...') raised in repr()] X object at 0x...>`.
+_IN_REPR = re.compile(
+    r"\[(?P<cls>[A-Za-z_][\w.]*)\((?P<quote>['\"])(?P<msg>.*?)(?P=quote)\) raised in repr\(\)\]"
+)
 # A message longer than this is not a paste of a message.
 MAX_FRAGMENT = 20_000
 # Terminal widths that hard-wrap long lines (plus whatever width the text itself shows).
@@ -137,12 +144,20 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
     out: list[str] = []
     joining = False
     for line in lines:
-        if joining:
+        if joining and not line.startswith(_SUMMARY):
             out[-1] += line
         else:
             out.append(line)
         joining = len(line) == width
     return out
+
+
+def repr_error(text: str) -> Traceback | None:
+    """An exception a library printed instead of an object's repr (its message escaped)."""
+    found = _IN_REPR.search(text[:MAX_FRAGMENT])
+    if found is None:
+        return None
+    return Traceback(found.group("cls"), unescape(found.group("msg")))
 
 
 def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
@@ -170,14 +185,16 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
 
 
 def _quoted(lines: list[str], index: int) -> bool:
-    """The exception line at `index` follows a line ending in `:` and an earlier exception line
-    heads the text: it is quoted inside that exception's message."""
+    """The exception line at `index` follows a line ending in `:` (not a chain separator) and an
+    earlier line starts with an exception: it is quoted inside that exception's message."""
     before = next((line for line in reversed(lines[:index]) if line.strip()), "")
-    if not before.rstrip().endswith(":"):
+    if not before.rstrip().endswith(":") or separator(before):
         return False
-    head = next((line for line in lines[:index] if line.strip()), "")
-    found = _EXCEPTION.search(head)
-    return found is not None and found.start() == len(head) - len(head.lstrip())
+    for line in lines[:index]:
+        found = _EXCEPTION.search(line)
+        if found is not None and found.start() == len(line) - len(line.lstrip()):
+            return True
+    return False
 
 
 def message_fragment(lines: list[str]) -> Traceback | None:

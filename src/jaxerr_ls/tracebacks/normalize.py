@@ -24,6 +24,7 @@ _COPY = re.compile(
 )
 _COPY_END = re.compile(r'"\s*\}?\s*$')
 _JSON_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
+_PYCHARM = "python-BaseException"
 # Longer lines are cut: real traceback lines are far shorter, and it bounds regex work per line.
 MAX_LINE = 20_000
 
@@ -88,7 +89,8 @@ def _decode(found: re.Match[str]) -> str:
 
 
 def strip_markup(lines: list[str]) -> list[str]:
-    """Drop code fences, unwrap markdown links, cap line lengths."""
+    """Drop code fences, unwrap markdown links, cap line lengths; drop the `python-BaseException`
+    PyCharm's console appends to an uncaught exception's last line."""
     out: list[str] = []
     for line in lines:
         if len(line) > MAX_LINE:
@@ -97,7 +99,7 @@ def strip_markup(lines: list[str]) -> list[str]:
             continue
         if "](" in line:
             line = _LINK.sub(r"\1", line)
-        out.append(line.rstrip())
+        out.append(line.rstrip().removesuffix(_PYCHARM).rstrip())
     return out
 
 

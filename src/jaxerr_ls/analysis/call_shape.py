@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 _JIT = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 _GRAD = frozenset(
@@ -41,13 +42,19 @@ class CallShape:
     lines: tuple[int, ...] = ()  # 0-based
 
 
+# Past this many lines a hover says what the API raises without reading the call's shape: the
+# parse alone would hold the hover up (seconds on a 120,000-line file).
+MAX_LINES = 20_000
+
+
 def call_shape(source: str, line: int, column: int, api: str) -> CallShape:
     """The shape of the call (or decorator) naming `api` at the 0-based `line`/`column`."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if source.count("\n", 0, len(source)) > MAX_LINES:
         return CallShape()
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    parsed = _parsed(source)
+    if parsed is None:
+        return CallShape()
+    tree, parents = parsed
     target = _target(tree, line + 1, column)
     if target is None:
         return CallShape()
@@ -67,6 +74,16 @@ def call_shape(source: str, line: int, column: int, api: str) -> CallShape:
     ids += _shape_ids(tree, target, decorated, call, api, parents)
     lines.discard(line + 1)
     return CallShape(tuple(dict.fromkeys(ids)), tuple(sorted(n - 1 for n in lines)))
+
+
+@lru_cache(maxsize=4)
+def _parsed(source: str) -> tuple[ast.Module, dict[ast.AST, ast.AST]] | None:
+    """The tree and each node's parent, kept for the next hovers on the same text."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return tree, {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
 
 
 def _target(tree: ast.Module, line: int, column: int) -> ast.expr | None:

@@ -76,7 +76,7 @@ def call_shape(source: str, line: int, column: int, api: str) -> CallShape:
     return CallShape(tuple(dict.fromkeys(ids)), tuple(sorted(n - 1 for n in lines)))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)  # a tree weighs several times its text: the file hovered, and one more
 def _parsed(source: str) -> tuple[ast.Module, dict[ast.AST, ast.AST]] | None:
     """The tree and each node's parent, kept for the next hovers on the same text."""
     try:

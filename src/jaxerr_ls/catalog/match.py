@@ -318,17 +318,20 @@ class Matcher:
         for start, template, fields in hits:
             if start != innermost:
                 continue
-            key = (
-                0,
-                template.authored,
-                self.in_release(template),
-                template.current,
-                self.live(template.entry),
-                template.literal_len,
-                template.entry.curated,
-                not template.entry.patterns,
-            )
-            yield template.cls, key, Match(template.entry, fields, 100)
+            yield template.cls, self._template_key(template), Match(template.entry, fields, 100)
+
+    def _template_key(self, template: Template) -> tuple[int, ...]:
+        """A template hit's rank (see `_ranked`): below every pattern hit."""
+        return (
+            0,
+            template.authored,
+            self.in_release(template),
+            template.current,
+            self.live(template.entry),
+            template.literal_len,
+            template.entry.curated,
+            not template.entry.patterns,
+        )
 
     def _ranked(
         self, text: str, runtime: bool = False
@@ -351,17 +354,7 @@ class Matcher:
                 fields = dict(
                     zip(template.names, (g.strip() for g in found.groups()), strict=False)
                 )
-                key = (
-                    0,
-                    template.authored,
-                    self.in_release(template),
-                    template.current,
-                    self.live(template.entry),
-                    template.literal_len,
-                    template.entry.curated,
-                    not template.entry.patterns,
-                )
-                yield template.cls, key, Match(template.entry, fields, 100)
+                yield template.cls, self._template_key(template), Match(template.entry, fields, 100)
         if runtime:
             yield from self._ranked_below(text)
 

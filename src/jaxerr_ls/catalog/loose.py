@@ -29,6 +29,12 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     hits = matcher.hits(text) or matcher.hits(text, runtime=True)
     if hits:
         return _unambiguous(hits)
+    # A wording only releases before the main index printed (loaded only now: see
+    # `Matcher.match`), exact, before a fuzzy guess at today's wordings.
+    older = matcher.older_matcher()
+    hits = older.hits(text) if older is not None else []
+    if hits:
+        return _unambiguous(hits)
     return _fuzzy(matcher, text.split("\n", 1)[0])
 
 

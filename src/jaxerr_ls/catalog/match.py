@@ -120,6 +120,11 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     if literal_len < MIN_LITERAL:
         return None
     normalised = [_norm(piece) for piece in literals]
+    if source.endswith(r"\.") and not source.endswith(r"\.\."):
+        # A sentence's final full stop is often left out when the message is typed or quoted
+        # inline ("IndexError: Array boolean indices must be concrete").
+        source += "?"
+        normalised[-1] = normalised[-1][:-1]
     return Template(
         entry=entry,
         # The template must end where the message or one of its lines ends.
@@ -375,7 +380,7 @@ class Matcher:
         found = self._match(exception, message)
         if found is not None and found.score >= 100:
             return found
-        older = self._older_matcher()
+        older = self.older_matcher()
         if older is not None:
             again = older._match(exception, message, fuzzy=found is None)
             # An older wording of a current entry outranks what matched less well; an error
@@ -388,7 +393,9 @@ class Matcher:
                     return again
         return found
 
-    def _older_matcher(self) -> Matcher | None:
+    def older_matcher(self) -> Matcher | None:
+        """The matcher of the wordings only releases before the main index printed (built on
+        first use), or None when the catalog has none."""
         if self._older is None:
             from jaxerr_ls.catalog.older import older_catalog
 

@@ -144,6 +144,15 @@ def explain_paste(
         if match is None:
             continue
         if not reading.traceback.exception:
+            # An exception line of the paste read with its class reached the same entry: that
+            # reading, which says the class and was refined by it (the API history's form).
+            same = [
+                other
+                for other in with_class
+                if other.match is not None and other.match.entry.id == match.entry.id
+            ]
+            if same:
+                return [same[0]]
             # The class of an exception line the paste prints, when the entry is of that class
             # (another class there is an inner error the message quotes: "The error was: ...").
             printed = [

@@ -32,7 +32,15 @@ _JAX_SAYS = re.compile(
     r"\A(?:The )?(?P<name>(?:jax|jnp|lax|pltpu|pl)(?:\.\w+)+)(?:\(\w*\))?(?: module)?\s+"
     r"(?:was|is|has been|were)\s+(?:removed|deprecated|moved)"
 )
-_ERRORS = ("AttributeError", "ImportError", "ModuleNotFoundError")
+# A missing name raises one of three classes, by how the code reaches it (checked under real
+# JAX: tests/upgrades/programs): `jax.ops.index_update` -> AttributeError, `from jax.ops import
+# index_update` -> ImportError, `import jax.linear_util` -> ModuleNotFoundError. The entry shown
+# is of the class printed, with Python's wording for that form.
+_ERRORS = {
+    "AttributeError": "module '{module}' has no attribute '{name}'",
+    "ImportError": "cannot import name '{name}' from '{module}'",
+    "ModuleNotFoundError": "No module named '{module}'",
+}
 _WARNINGS = ("DeprecationWarning", "FutureWarning")
 
 
@@ -174,8 +182,12 @@ def upgrade_match(
     if entry is None:
         return fallback
     title, first, solutions = _specific(verdict, version)
+    printed = short_class(exception)
+    form = _ERRORS.get(printed)
     shown = replace(
         entry,
+        exception=printed if form else entry.exception,
+        message=form or entry.message,
         title=title,
         meaning=first + "\n\n" + entry.meaning.strip(),
         solutions=(*solutions, *entry.solutions),

@@ -92,3 +92,30 @@ def test_a_sentence_without_its_full_stop(matcher: Matcher) -> None:
 def test_parse_of_the_cut_paste_keeps_the_raising_frame() -> None:
     [tb] = parse_tracebacks(_paste("138"))
     assert tb.frames[-1].source.startswith("raise ValueError(")
+
+
+def test_a_message_typed_in_a_comment(matcher: Matcher) -> None:
+    """equinox#213: `jax.grad(mlp)(point) #error: Gradient only defined for ...`; an exception
+    line whose message quotes JAX's after its own label is still read with its class (ivy)."""
+    [found] = explain_text(_paste("076"), matcher)
+    assert found.match is not None and found.match.entry.id == "grad-non-scalar-output"
+    [ivy] = explain_text(_paste("010"), matcher)
+    assert ivy.traceback.exception.endswith("IvyBackendException")
+
+
+def test_the_backend_log_cut_at_its_colon(matcher: Matcher) -> None:
+    """grok-1: `INFO:jax._src.xla_bridge:Unable to initialize backend 'cuda':` (JAX logs the
+    reason after the colon; the paste stops there)."""
+    [found] = explain_text(_paste("036"), matcher)
+    assert found.match is not None
+    assert found.match.entry.id == "cuda-backend-failed-to-initialize"
+
+
+def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
+    """jax#20908 (JAX 0.4.26's wording: "install jaxlib GPU 0.4.24 or newer"), and the CPU
+    wording of today's JAX (the entry's example proves it under JAX 0.10.2)."""
+    found = explain_text(_paste("053"), matcher)[-1]
+    assert found.match is not None and found.match.entry.id == "pallas-unsupported-platform"
+    assert found.match.fields["platform"] == "tpu"
+    cpu = matcher.match("ValueError", "Only interpret mode is supported on CPU backend.")
+    assert cpu is not None and cpu.entry.id == "pallas-unsupported-platform"

@@ -101,8 +101,11 @@ def _with_older_releases(matcher: Matcher, match: Match) -> Match:
     so an explanation states the whole range."""
     from dataclasses import replace
 
+    from jaxerr_ls.catalog.model import LIBRARIES
     from jaxerr_ls.catalog.older import extend_entry
 
+    if match.entry.library in LIBRARIES:
+        return match  # a library's error (or name): JAX's older releases say nothing of it
     return replace(match, entry=extend_entry(matcher.catalog, match.entry))
 
 

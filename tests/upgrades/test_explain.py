@@ -25,6 +25,9 @@ EXPECTED = {
     "old_fix": ("removed-api", "removed", "0.10.0", "jax.numpy.trunc"),
     "old_maps_module": ("removed-module", "removed", "0.4.31", "jax.experimental.shard_map"),
     "old_host_callback": ("removed-module", "removed", "0.8.0", ""),
+    "old_stax_import": ("removed-module", "removed", "0.3.20", "jax.example_libraries.stax"),
+    "old_linear_util_module": ("removed-api", "removed", "0.4.25", "jax.extend.linear_util"),
+    "old_index_update_import": ("removed-api", "removed", "0.3.5", ""),
     "new_shard_map": ("api-not-yet-added", "not-yet", "0.6.1", ""),
     "new_ref": ("api-not-yet-added", "not-yet", "0.7.2", ""),
     "new_partition_spec_alias": ("api-not-yet-added", "not-yet", "0.7.0", ""),
@@ -77,6 +80,21 @@ def test_saved_traceback_is_explained_with_release_and_replacement(path: Path) -
     # The JSON object `explain --json` prints carries the same facts.
     data = explanation.to_json()
     assert data["entry"]["id"] == entry and data["fields"]["status"] == status
+
+
+@pytest.mark.parametrize("path", _saved(), ids=lambda p: p.stem)
+def test_the_entry_is_of_the_class_the_form_raises(path: Path) -> None:
+    """A removed name raises AttributeError, ImportError (`from m import name`) or
+    ModuleNotFoundError (`import m.name`) by how the code reaches it: the entry shown is of the
+    class printed, with Python's wording of that form."""
+    program, version = path.stem.split("@")
+    explanation = _explain(path, version)
+    assert explanation.match is not None
+    printed = explanation.traceback.exception
+    if printed in ("AttributeError", "ImportError", "ModuleNotFoundError"):
+        assert explanation.match.entry.exception == printed
+        words = {"ImportError": "cannot import name", "ModuleNotFoundError": "No module named"}
+        assert words.get(printed, "has no attribute") in explanation.match.entry.message
 
 
 def test_new_name_without_a_known_release_still_says_when_it_was_added() -> None:

@@ -8,6 +8,7 @@ the first line must be close (`FUZZY_CUTOFF`) and clearly ahead of the best entr
 
 from __future__ import annotations
 
+import re
 import weakref
 
 from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
@@ -16,6 +17,8 @@ from jaxerr_ls.catalog.model import Entry
 FUZZY_CUTOFF = 92
 # A fuzzy winner must beat the best entry of another class by this many points.
 FUZZY_MARGIN = 4
+# Where a message typed in a comment starts: after `#` and a short label (`#error:`).
+_LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # Per matcher: (first line of each template without placeholders, its entry).
 _CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
 
@@ -29,6 +32,18 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     hits = matcher.hits(text) or matcher.hits(text, runtime=True)
     if hits:
         return _unambiguous(hits)
+    # A wording only releases before the main index printed (loaded only now: see
+    # `Matcher.match`), exact, before a fuzzy guess at today's wordings.
+    older = matcher.older_matcher()
+    hits = older.hits(text) if older is not None else []
+    if hits:
+        return _unambiguous(hits)
+    # The message typed in a comment on the line of code that raised it
+    # (`jax.grad(mlp)(point) #error: Gradient only defined for ...`): what follows the label.
+    for found in _LABEL.finditer(text.split("\n", 1)[0]):
+        hits = matcher.hits(text[found.end() :])
+        if hits:
+            return _unambiguous(hits)
     return _fuzzy(matcher, text.split("\n", 1)[0])
 
 

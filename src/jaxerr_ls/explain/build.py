@@ -13,7 +13,7 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.match import same_class, short_class
-from jaxerr_ls.catalog.sites import match_raise_site
+from jaxerr_ls.catalog.sites import match_cut_message, match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
@@ -88,7 +88,9 @@ def match_traceback(
         return _with_older_releases(matcher, found)
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
-        found = match_raise_site(matcher, traceback.exception, frames)
+        found = match_cut_message(
+            matcher, traceback.exception, traceback.message, frames
+        ) or match_raise_site(matcher, traceback.exception, frames)
         if found is not None:
             return found
     return match_by_class(matcher, traceback.exception, traceback.message)
@@ -99,8 +101,11 @@ def _with_older_releases(matcher: Matcher, match: Match) -> Match:
     so an explanation states the whole range."""
     from dataclasses import replace
 
+    from jaxerr_ls.catalog.model import LIBRARIES
     from jaxerr_ls.catalog.older import extend_entry
 
+    if match.entry.library in LIBRARIES:
+        return match  # a library's error (or name): JAX's older releases say nothing of it
     return replace(match, entry=extend_entry(matcher.catalog, match.entry))
 
 
@@ -144,6 +149,15 @@ def explain_paste(
         if match is None:
             continue
         if not reading.traceback.exception:
+            # An exception line of the paste read with its class reached the same entry: that
+            # reading, which says the class and was refined by it (the API history's form).
+            same = [
+                other
+                for other in with_class
+                if other.match is not None and other.match.entry.id == match.entry.id
+            ]
+            if same:
+                return [same[0]]
             # The class of an exception line the paste prints, when the entry is of that class
             # (another class there is an inner error the message quotes: "The error was: ...").
             printed = [

@@ -252,6 +252,27 @@ def upgrade_match(
     return Match(shown, fields, 100)
 
 
+def missing_names(history: ApiHistory) -> tuple[dict[str, str], dict[str, str]]:
+    """What a page without the user's JAX (the site's search) needs to say what `_verdict` says
+    with the release unknown: the names the newest release lacks (removed, or not yet added), by
+    entry, read for each prefix of a dotted name; and the names `_verdict` answers only from the
+    whole name (added after the oldest release read)."""
+    names = set(history.module_names())
+    for module in history.module_names():
+        names.update(f"{module}.{attribute}" for attribute in history.attribute_names(module))
+    direct: dict[str, str] = {}
+    whole: dict[str, str] = {}
+    for name in sorted(names):
+        verdict = history.verdict(name, None)
+        if verdict is not None and verdict.status in ("removed", "not-yet"):
+            direct[name] = entry_for(verdict)
+            continue
+        verdict = _verdict(history, name, None, False)
+        if verdict is not None:
+            whole[name] = entry_for(verdict)
+    return direct, whole
+
+
 def is_upgrade_entry(entry: Entry) -> bool:
     return entry.id in UPGRADE_ENTRIES
 

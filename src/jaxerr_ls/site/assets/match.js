@@ -439,6 +439,69 @@
     return unwrap(found);
   }
 
+  // upgrades/resolve.py without the user's release: a missing JAX (or library) name is
+  // explained by the entry its API history supports, or by none when the history lacks it.
+  var ROOTS = "(?:jax|flax|optax|equinox|chex)";
+  var NO_ATTRIBUTE = new RegExp("module '(" + ROOTS + "(?:\\.\\w+)*)' has no attribute '(\\w+)'");
+  var NO_MODULE = new RegExp("No module named '(" + ROOTS + "(?:\\.\\w+)+)'");
+  var CANNOT_IMPORT = new RegExp("cannot import name '(\\w+)' from '(" + ROOTS + "(?:\\.\\w+)*)'");
+
+  function nameIn(exception, message) {
+    var cls = shortClass(exception || ""), text = message.trim(), found;
+    if (cls === "AttributeError" || cls === "") {
+      found = NO_ATTRIBUTE.exec(text);
+      if (found) return found[1] + "." + found[2];
+    }
+    if (cls === "ModuleNotFoundError" || cls === "ImportError" || cls === "") {
+      found = NO_MODULE.exec(text);
+      if (found) return found[1];
+      found = CANNOT_IMPORT.exec(text);
+      if (found) return found[2] + "." + found[1];
+    }
+    return null;
+  }
+
+  Matcher.prototype.upgrade = function (exception, message, current) {
+    var data = this.data.upgrades;
+    if (!data) return current;
+    if (!this.upgradeNames) {
+      var byName = function (table) {
+        var names = {};
+        Object.keys(table).forEach(function (entry) {
+          table[entry].forEach(function (name) { names[name] = Number(entry); });
+        });
+        return names;
+      };
+      this.upgradeNames = byName(data.direct);
+      this.upgradeWhole = byName(data.whole);
+      this.upgradeEntries = {};
+      for (var u = 0; u < data.entries.length; u++) this.upgradeEntries[data.entries[u]] = true;
+    }
+    var ours = current !== null && !!this.upgradeEntries[current.entry];
+    if (current !== null && this.entries[current.entry][3] && !ours) return current;
+    var fallback = ours ? null : current;
+    var name = nameIn(exception, message);
+    if (name === null) return fallback;
+    var parts = name.split(".");
+    for (var k = 2; k <= parts.length; k++) {
+      var prefix = parts.slice(0, k).join(".");
+      if (Object.prototype.hasOwnProperty.call(this.upgradeNames, prefix)) {
+        return { entry: this.upgradeNames[prefix], fields: { name: prefix }, score: 100 };
+      }
+    }
+    if (Object.prototype.hasOwnProperty.call(this.upgradeWhole, name)) {
+      return { entry: this.upgradeWhole[name], fields: { name: name }, score: 100 };
+    }
+    return fallback;
+  };
+
+  // A pasted text: its last exception, matched, and a missing name explained by its history.
+  Matcher.prototype.explain = function (text) {
+    var found = lastException(text);
+    var match = this.match(found.exception, found.message);
+    return { found: found, match: this.upgrade(found.exception, found.message, match) };
+  };
+
   var api = { Matcher: Matcher, lastException: lastException, norm: norm };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.JaxerrMatch = api;

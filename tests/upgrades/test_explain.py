@@ -151,3 +151,13 @@ def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None
         "api-not-yet-added",
         "deprecated-api",
     }
+
+
+def test_a_classless_text_reaches_a_removed_name_only_when_the_history_confirms_it() -> None:
+    # jax#13896 pasted `ImportError: cannot import name 'stax' from 'jax'` (no JAX had jax.stax)
+    # and jax#372 the same for `jax.experimental` (which had it until 0.3.15), as bare text.
+    unknown = explain_text("cannot import name 'stax' from 'jax'", MATCHER)
+    assert all(found.match is None for found in unknown)
+    [known] = explain_text("cannot import name 'stax' from 'jax.experimental'", MATCHER)
+    assert known.match is not None and known.match.entry.id == "removed-module"
+    assert known.match.fields["removed_in"] == "0.3.20"

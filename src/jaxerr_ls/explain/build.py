@@ -37,7 +37,19 @@ def match_exception(
     """The catalog's match, refined by the API history when the message is about a JAX name
     the user's release lacks or deprecates (see `jaxerr_ls.upgrades`). The release is the one
     whose files the frames run in, else `jax_version`, else the installed one."""
-    match = matcher.match(exception, message)
+    return _with_history(
+        exception, message, matcher.match(exception, message), matcher, jax_version, frame_paths
+    )
+
+
+def _with_history(
+    exception: str,
+    message: str,
+    match: Match | None,
+    matcher: Matcher,
+    jax_version: str | None,
+    frame_paths: Sequence[str],
+) -> Match | None:
     from jaxerr_ls.upgrades.resolve import upgrade_match, worth_resolving
 
     if not worth_resolving(exception, message, match):
@@ -75,7 +87,9 @@ def match_traceback(
     """By the message (of any class when none was copied; refined by the API history), else by
     where JAX raised it, else by a JAX-specific class alone (never a generic one)."""
     if not traceback.exception:
-        return match_any_class(matcher, traceback.message)
+        # A removed name's entry only when the API history confirms it, as with a class.
+        found = match_any_class(matcher, traceback.message)
+        return _with_history("", traceback.message, found, matcher, jax_version, ())
     found = match_exception(
         traceback.exception,
         traceback.message,

@@ -13,6 +13,7 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.match import same_class, short_class
+from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import match_cut_message, match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
@@ -100,6 +101,10 @@ def match_traceback(
     if found is not None:
         found = printed_class_wins(matcher, traceback.exception, traceback.message, found)
         return _with_older_releases(matcher, found)
+    # Code running in a file of the user's named like the library it imports (`optax.py`).
+    found = match_shadowed(matcher, traceback.exception, traceback.message, traceback.frames)
+    if found is not None:
+        return found
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
         found = match_cut_message(

@@ -109,6 +109,11 @@ def compile_template(message: str) -> tuple[str, tuple[str, ...], list[str]]:
     return "".join(parts), tuple(names), literals
 
 
+def cut_pieces(message: str) -> list[str]:
+    """A template's literal pieces, normalised, as `partial.follow` reads a cut message."""
+    return [_norm(piece) for piece in compile_template(message)[2]]
+
+
 def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
@@ -442,10 +447,13 @@ class Matcher:
             ]
             if below:
                 return max(below, key=lambda hit: hit[0])[1]
+        # A cut message names its error unless the text is, nearly letter for letter, another
+        # template's whole literal text (a generic first line some entry extends).
         cut = self._cut_match(cls, text)
-        if cut is not None:
+        close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
+        if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
-        return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy else None
+        return close if fuzzy else None
 
     def _cut_match(self, cls: str, text: str) -> Match | None:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
@@ -455,8 +463,7 @@ class Matcher:
         for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
             if cls and not same_class(template.cls, cls):
                 continue
-            _, names, literals = compile_template(template.message)
-            cut = follow([_norm(p) for p in literals], names, normalised)
+            cut = follow(cut_pieces(template.message), template.names, normalised)
             if cut is None or cut.read < MIN_READ:
                 continue
             key = (cut.read, *self._template_key(template))

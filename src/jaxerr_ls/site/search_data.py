@@ -11,7 +11,8 @@ import json
 import re
 from collections.abc import Sequence
 
-from jaxerr_ls.catalog.match import FUZZY_CUTOFF, MAX_MESSAGE, Matcher
+from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher, cut_pieces
+from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
@@ -75,6 +76,9 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             # newest release) as one number that orders like the Python tuple.
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
+            # literal pieces, for messages cut short (catalog/partial.py); only templates
+            # filed by their first word are tried for those
+            cut_pieces(t.message) if t.prefix and t.whole_word else [],
         ]
         for t in matcher.templates
     ]
@@ -98,6 +102,8 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
     }
     return {
         "maxMessage": MAX_MESSAGE,
+        "minRead": MIN_READ,
+        "cutScore": CUT_SCORE,
         "fuzzyCutoff": FUZZY_CUTOFF,
         "entries": entries,
         "hasPatterns": sorted({position[entry.id] for entry, _ in matcher.patterns}),

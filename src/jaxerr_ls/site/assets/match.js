@@ -161,7 +161,58 @@
       var sure = best.key[0] === 1 || !cls;
       return { entry: best.entry, fields: best.fields, score: sure ? 100 : 85 };
     }
-    return this.fuzzy(cls, norm(text.split("\n")[0]));
+    // catalog/match.py: a cut message names its error unless the text is nearly another
+    // template's whole literal text.
+    var cut = this.cut(cls, normalised);
+    var close = this.fuzzy(cls, norm(text.split("\n")[0]));
+    if (cut !== null && (close === null || close.score <= this.data.cutScore)) return cut;
+    return close;
+  };
+
+  // catalog/partial.py's follow: how far a message cut short reads a template's literal pieces.
+  var CUT_MARKS = /(?:\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\]))+\s*$/;
+  function follow(pieces, names, text) {
+    text = text.replace(CUT_MARKS, "");
+    if (!text || !pieces.length) return null;
+    var first = pieces[0];
+    if (!first.startsWith(text.slice(0, first.length))) return null;
+    if (text.length <= first.length) return { read: text.length, fields: {} };
+    if (pieces.length !== names.length + 1) return null;
+    for (var m = 1; m < pieces.length - 1; m++) { if (!pieces[m]) return null; }
+    var read = first.length, position = first.length, fields = {};
+    for (var i = 1; i < pieces.length; i++) {
+      var piece = pieces[i], name = names[i - 1];
+      if (!piece) { fields[name] = text.slice(position).trim(); return { read: read, fields: fields }; }
+      var found = text.indexOf(piece, position);
+      if (found < 0) {
+        var value = text.slice(position), tail = 0;
+        for (var size = Math.min(piece.length, value.length); size > 0; size--) {
+          if (value.endsWith(piece.slice(0, size))) { value = value.slice(0, -size); tail = size; break; }
+        }
+        fields[name] = value.trim();
+        return { read: read + tail, fields: fields };
+      }
+      fields[name] = text.slice(position, found).trim();
+      read += piece.length;
+      position = found + piece.length;
+      if (position >= text.length) return { read: read, fields: fields };
+    }
+    return null;
+  }
+
+  Matcher.prototype.cut = function (cls, normalised) {
+    var first = normalised ? normalised.split(" ")[0] : "";
+    var group = Object.prototype.hasOwnProperty.call(this.byWord, first) ? this.byWord[first] : [];
+    var best = null;
+    for (var i = 0; i < group.length; i++) {
+      var t = group[i];
+      if (cls && !this.sameClass(t[8], cls)) continue;
+      var found = follow(t[9], t[6], normalised);
+      if (found === null || found.read < this.data.minRead) continue;
+      var key = [found.read, t[7], t[5], this.entries[t[0]][3], this.hasPatterns[t[0]] ? 0 : 1];
+      if (best === null || greater(key, best.key)) best = { key: key, entry: t[0], fields: found.fields };
+    }
+    return best === null ? null : { entry: best.entry, fields: best.fields, score: this.data.cutScore };
   };
 
   // rapidfuzz's fuzz.ratio: 100 * (1 - indel distance / total length), via the longest common

@@ -62,8 +62,19 @@ def test_a_class_only_older_releases_raised_names_its_entry(matcher: Matcher) ->
     no longer have; the paste is cut inside the equation."""
     found = explain_text(_paste("143"), matcher)[-1]
     assert found.match is not None and found.match.by == "class"
-    assert short_class(found.match.entry.exception) == "TritonLoweringException"
-    assert "0.4.23" in found.match.entry.versions
+    # The older error (0.4.19-0.4.23) is the curated lowering entry's: its pattern matches it.
+    assert found.match.entry.id == "pallas-lowering-rule-failed"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "TritonLoweringException" in classes
+
+
+def test_an_older_error_a_curated_pattern_describes_joins_that_entry(matcher: Matcher) -> None:
+    """JAX 0.1-0.2 raised `ValueError: jaxlib is version 0.1.69, but this version of jax
+    requires version 0.1.74.` (ParallelFold#13); jaxlib-version-too-old's pattern describes it."""
+    [found] = explain_text(_paste("232"), matcher)
+    assert found.match is not None and found.match.entry.id == "jaxlib-version-too-old"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "ValueError" in classes
 
 
 def test_a_renamed_library_class_names_its_entry(matcher: Matcher) -> None:

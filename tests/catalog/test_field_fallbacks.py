@@ -62,8 +62,19 @@ def test_a_class_only_older_releases_raised_names_its_entry(matcher: Matcher) ->
     no longer have; the paste is cut inside the equation."""
     found = explain_text(_paste("143"), matcher)[-1]
     assert found.match is not None and found.match.by == "class"
-    assert short_class(found.match.entry.exception) == "TritonLoweringException"
-    assert "0.4.23" in found.match.entry.versions
+    # The older error (0.4.19-0.4.23) is the curated lowering entry's: its pattern matches it.
+    assert found.match.entry.id == "pallas-lowering-rule-failed"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "TritonLoweringException" in classes
+
+
+def test_an_older_error_a_curated_pattern_describes_joins_that_entry(matcher: Matcher) -> None:
+    """JAX 0.1-0.2 raised `ValueError: jaxlib is version 0.1.69, but this version of jax
+    requires version 0.1.74.` (ParallelFold#13); jaxlib-version-too-old's pattern describes it."""
+    [found] = explain_text(_paste("232"), matcher)
+    assert found.match is not None and found.match.entry.id == "jaxlib-version-too-old"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "ValueError" in classes
 
 
 def test_a_renamed_library_class_names_its_entry(matcher: Matcher) -> None:
@@ -119,3 +130,29 @@ def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
     assert found.match.fields["platform"] == "tpu"
     cpu = matcher.match("ValueError", "Only interpret mode is supported on CPU backend.")
     assert cpu is not None and cpu.entry.id == "pallas-unsupported-platform"
+
+
+def test_a_users_file_named_like_the_library(matcher: Matcher) -> None:
+    """optax#345: big_vision's own `optax.py` runs `optax.masked`: the name every Optax release
+    has is missing from the file Python imported instead."""
+    [found] = explain_text(_paste("177"), matcher)
+    assert found.match is not None and found.match.entry.id == "module-shadowed-by-local-file"
+    assert found.match.fields["file"].endswith("big_vision/optax.py")
+
+
+def test_no_shadowing_without_a_file_of_that_name(matcher: Matcher) -> None:
+    from jaxerr_ls.catalog.shadow import match_shadowed
+
+    message = "module 'optax' has no attribute 'masked'"
+    installed = Frame("/venv/lib/python3.11/site-packages/optax.py", 3, "f", "optax.masked")
+    other = Frame("/home/u/train.py", 3, "f", "optax.masked")
+    assert match_shadowed(matcher, "AttributeError", message, (installed, other)) is None
+    numpy = Frame("/home/u/numpy.py", 3, "f", "numpy.foo")  # not a library of JAX's stack
+    assert (
+        match_shadowed(matcher, "AttributeError", "module 'numpy' has no attribute 'foo'", (numpy,))
+        is None
+    )
+    mine = Frame("/home/u/optax.py", 3, "f", "optax.masked")
+    assert match_shadowed(matcher, "TypeError", message, (mine,)) is None
+    found = match_shadowed(matcher, "AttributeError", message, (mine,))
+    assert found is not None and found.fields["module"] == "optax"

@@ -140,6 +140,7 @@ def test_a_specific_curated_entry_keeps_precedence() -> None:
         "AttributeError: module 'numpy' has no attribute 'row_stack'",
         "ModuleNotFoundError: No module named 'flax'",
         "AttributeError: module 'jax' has no attribute 'tree_mapp'",
+        "ImportError: cannot import name 'numpy' from 'numpy.linalg'",
     ],
 )
 def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None:
@@ -150,4 +151,43 @@ def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None
         "removed-module",
         "api-not-yet-added",
         "deprecated-api",
+        "jax-name-in-another-module",
     }
+
+
+def test_a_classless_text_reaches_a_removed_name_only_when_the_history_confirms_it() -> None:
+    # jax#13896 pasted `ImportError: cannot import name 'stax' from 'jax'` (no JAX had jax.stax:
+    # it is jax.example_libraries.stax) and jax#372 the same for `jax.experimental` (which had
+    # it until 0.3.15), as bare text.
+    [elsewhere] = explain_text("cannot import name 'stax' from 'jax'", MATCHER)
+    assert elsewhere.match is not None
+    assert elsewhere.match.entry.id == "jax-name-in-another-module"
+    assert elsewhere.match.fields["elsewhere"] == "jax.example_libraries.stax"
+    unknown = explain_text("cannot import name 'staxx' from 'jax'", MATCHER)
+    assert all(found.match is None for found in unknown)
+    [known] = explain_text("cannot import name 'stax' from 'jax.experimental'", MATCHER)
+    assert known.match is not None and known.match.entry.id == "removed-module"
+    assert known.match.fields["removed_in"] == "0.3.20"
+
+
+@pytest.mark.parametrize(
+    ("line", "exception", "first"),
+    [
+        (
+            "ImportError: cannot import name 'optimizers' from 'jax'",
+            "ImportError",
+            "jax.example_libraries.optimizers",
+        ),
+        (
+            "AttributeError: module 'jax' has no attribute 'linalg'",
+            "AttributeError",
+            "jax.lax.linalg",
+        ),
+    ],
+)
+def test_a_name_jax_has_in_another_module(line: str, exception: str, first: str) -> None:
+    [explanation] = explain_text(_traceback(line), MATCHER, jax_version="0.10.2")
+    match = explanation.match
+    assert match is not None and match.entry.id == "jax-name-in-another-module"
+    assert match.entry.exception == exception
+    assert match.fields["elsewhere"].split(", ")[0] == first

@@ -17,6 +17,8 @@ from jaxerr_ls.catalog.model import Entry
 FUZZY_CUTOFF = 92
 # A fuzzy winner must beat the best entry of another class by this many points.
 FUZZY_MARGIN = 4
+# A later paragraph of a message must open with this much literal text to name its error.
+MIN_PARAGRAPH = 60
 # Where a message typed in a comment starts: after `#` and a short label (`#error:`).
 _LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # Per matcher: (first line of each template without placeholders, its entry).
@@ -40,11 +42,36 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         return _unambiguous(hits)
     # The message typed in a comment on the line of code that raised it
     # (`jax.grad(mlp)(point) #error: Gradient only defined for ...`): what follows the label.
-    for found in _LABEL.finditer(text.split("\n", 1)[0]):
-        hits = matcher.hits(text[found.end() :])
+    for label in _LABEL.finditer(text.split("\n", 1)[0]):
+        hits = matcher.hits(text[label.end() :])
         if hits:
             return _unambiguous(hits)
-    return _fuzzy(matcher, text.split("\n", 1)[0])
+    found = _paragraph(matcher, text)
+    if found is None and older is not None:
+        found = _paragraph(older, text)
+    return found or _fuzzy(matcher, text.split("\n", 1)[0])
+
+
+def _paragraph(matcher: Matcher, text: str) -> Match | None:
+    """A paste that starts at a later paragraph of one error's message (the lines above it
+    were not copied): its opening, `MIN_PARAGRAPH` characters or more of literal text, is how
+    that paragraph of exactly one entry's template begins."""
+    head = " ".join(text.split())
+    if len(head) < MIN_PARAGRAPH:
+        return None
+    found: dict[str, Entry] = {}
+    for template in matcher.templates:
+        for paragraph in template.message.split("\n\n")[1:]:
+            literal = " ".join(_PLACEHOLDER.split(paragraph, 1)[0].split())
+            if len(literal) < MIN_PARAGRAPH:
+                continue
+            size = min(len(literal), len(head))
+            if literal[:size] == head[:size]:
+                found[template.entry.id] = template.entry
+    if len(found) != 1:
+        return None
+    [entry] = found.values()
+    return Match(entry, {}, 90)
 
 
 def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:

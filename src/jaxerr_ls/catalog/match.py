@@ -129,11 +129,20 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     if literal_len < MIN_LITERAL:
         return None
     normalised = [_norm(piece) for piece in literals]
-    if source.endswith(r"\.") and not source.endswith(r"\.\."):
-        # A sentence's final full stop is often left out when the message is typed or quoted
-        # inline ("IndexError: Array boolean indices must be concrete").
+    # A sentence's final full stop is often left out when the message is typed or quoted
+    # inline ("IndexError: Array boolean indices must be concrete"). Only after literal words:
+    # a message that ends inside a placeholder's value is cut short (`catalog/partial.py`).
+    if (
+        source.endswith(r"\.")
+        and not source.endswith(r"\.\.")
+        and literals[-1].strip().rstrip(".").strip()
+    ):
         source += "?"
         normalised[-1] = normalised[-1][:-1]
+    elif literals[-1].strip() and literals[-1].rstrip()[-1:].isalnum():
+        # ... and one a release left out is often written (JAX 0.4.26 printed "... is not a
+        # valid JAX type" where earlier and later releases end the sentence).
+        source += r"\.?"
     return Template(
         entry=entry,
         # The template must end where the message or one of its lines ends.

@@ -22,7 +22,10 @@ REMOVED_API = "removed-api"
 REMOVED_MODULE = "removed-module"
 NOT_YET_ADDED = "api-not-yet-added"
 DEPRECATED_API = "deprecated-api"
-UPGRADE_ENTRIES = frozenset({REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API})
+IN_ANOTHER_MODULE = "jax-name-in-another-module"
+UPGRADE_ENTRIES = frozenset(
+    {REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API, IN_ANOTHER_MODULE}
+)
 
 # JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
 _ROOTS = "(?:jax|flax|optax|equinox|chex)"
@@ -227,6 +230,9 @@ def upgrade_match(
         history, version = found, None
     verdict = _verdict(history, name, version, warning)
     if verdict is None:
+        elsewhere = _elsewhere(history, name) if library is None and not warning else []
+        if elsewhere:
+            return _in_another_module(exception, name, elsewhere, catalog) or fallback
         return fallback
     entry = catalog.get(entry_for(verdict))
     if entry is None:
@@ -271,6 +277,49 @@ def missing_names(history: ApiHistory) -> tuple[dict[str, str], dict[str, str]]:
         if verdict is not None:
             whole[name] = entry_for(verdict)
     return direct, whole
+
+
+def _elsewhere(history: ApiHistory, name: str) -> list[str]:
+    """The modules of that last name JAX's newest release has, when no release had `name`
+    itself (`jax.stax` -> `jax.example_libraries.stax`)."""
+    if history.facts(name) is not None or "." not in name:
+        return []
+    last = name.rsplit(".", 1)[1]
+    found = []
+    for module in history.module_names():
+        if module.rsplit(".", 1)[-1] != last or module == name:
+            continue
+        facts = history.facts(module)
+        if facts is not None and facts.spans and not facts.last_release:
+            found.append(module)
+    return sorted(found, key=lambda m: (m.count("."), m))[:4]
+
+
+def _in_another_module(
+    exception: str, name: str, elsewhere: list[str], catalog: Catalog
+) -> Match | None:
+    entry = catalog.get(IN_ANOTHER_MODULE)
+    if entry is None:
+        return None
+    printed = short_class(exception)
+    form = _ERRORS.get(printed)
+    where = ", ".join(f"`{m}`" for m in elsewhere)
+    first = (
+        f"No JAX release had `{name}`; JAX's modules of that name are {where}."
+        if len(elsewhere) > 1
+        else f"No JAX release had `{name}`; JAX has it as {where}."
+    )
+    shown = replace(
+        entry,
+        exception=printed if form else entry.exception,
+        message=form or entry.message,
+        title=f"{name} is not a JAX module: use {elsewhere[0]}"
+        + (f" (or {', '.join(elsewhere[1:])})" if len(elsewhere) > 1 else ""),
+        meaning=first + "\n\n" + entry.meaning.strip(),
+        solutions=(f"Import it from {where}.", *entry.solutions),
+    )
+    fields = {"name": name, "status": "elsewhere", "elsewhere": ", ".join(elsewhere)}
+    return Match(shown, fields, 100)
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

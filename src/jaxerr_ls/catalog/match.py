@@ -9,6 +9,7 @@ accepts only close scores: a message that matches nothing well gets no entry.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +37,25 @@ _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
 # A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
 _PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
+# An exception raised with several arguments prints the tuple of them: `(value, "message")`
+# (JAX's tracers raised `AttributeError(self, msg)` before jax#29649).
+_ARGS_REPR = re.compile(
+    r"""\A\((?P<head>[^'"]*?), (?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\)\Z""", re.DOTALL
+)
+
+
+def args_message(message: str) -> str | None:
+    """The message string of an exception printed as the tuple of its arguments, or None."""
+    found = _ARGS_REPR.match(message.strip())
+    if found is None:
+        return None
+    try:
+        # A reader may already have turned the repr's `\n` into line ends.
+        literal = found["text"].replace("\n", "\\n")
+        text = ast.literal_eval(found["q"] + literal + found["q"])
+    except (ValueError, SyntaxError):
+        return None
+    return text if isinstance(text, str) and text.strip() else None
 
 
 class TemplateError(ValueError):
@@ -143,10 +163,17 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
         # ... and one a release left out is often written (JAX 0.4.26 printed "... is not a
         # valid JAX type" where earlier and later releases end the sentence).
         source += r"\.?"
+    # The template must end where the message or one of its lines ends; a template ending in
+    # a word may also end where a clause follows it (", or derive them ..."): a later release
+    # than the catalog's added to the sentence. Not after a placeholder, whose value would stop
+    # at the first comma, and only for a template long enough to name its error alone.
+    end = r"[ \t]*(?:\n|$)"
+    last = literals[-1].rstrip()
+    if literal_len >= MIN_READ and last[-1:] not in ("", ".", ":", ",", ";"):
+        end = r"[ \t]*(?:\n|$|(?=[,;] ))"
     return Template(
         entry=entry,
-        # The template must end where the message or one of its lines ends.
-        regex_source=r"\s*" + source + r"[ \t]*(?:\n|$)",
+        regex_source=r"\s*" + source + end,
         names=names,
         prefix=normalised[0],
         whole_word=len(literals) == 1 or re.match(r"\s*\S+\s", literals[0]) is not None,
@@ -395,6 +422,11 @@ class Matcher:
         the same class first, then the rank of `_ranked` (the first of equals wins). When no
         current wording of the same class matches, the wordings of releases before the main
         index are tried (loaded then) before another class's text or a fuzzy guess."""
+        inner = args_message(message[:MAX_MESSAGE])
+        if inner is not None:
+            found = self.match(exception, inner)
+            if found is not None:
+                return found
         found = self._match(exception, message)
         if found is not None and found.score >= 100:
             return found
@@ -432,14 +464,12 @@ class Matcher:
             key = (same_class(printed_by, cls), *rank)
             if best is None or key > best[0]:
                 best = (key, found)
-        if best is not None:
-            if best[0][0] or not cls:
-                return best[1]
-            # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
-            return Match(best[1].entry, best[1].fields, 85)
+        if best is not None and (best[0][0] or not cls):
+            return best[1]
         if not runtime:
             # jaxlib's C++ raises Python errors too (`ValueError`, `TypeError`): its messages are
-            # tried, for the same class only, once nothing of JAX's own matched.
+            # tried, for the same class only, once nothing of JAX's own class matched (the
+            # site's search ranks them the same way).
             below = [
                 (rank, found)
                 for printed_by, rank, found in self._ranked_below(text)
@@ -447,6 +477,9 @@ class Matcher:
             ]
             if below:
                 return max(below, key=lambda hit: hit[0])[1]
+        if best is not None:
+            # Another class printed the same text (a re-raise, a wrapper): still likely, less sure.
+            return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
         cut = self._cut_match(cls, text)

@@ -9,6 +9,7 @@ site within `LINE_WINDOW` lines of the frame counts, in the same file and functi
 
 from __future__ import annotations
 
+import ast
 import re
 import weakref
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ _RAISING = ("raise", "assert")
 class _Site:
     line: int
     entry: Entry
+    condition: str = ""
 
 
 _INDEXES: weakref.WeakKeyDictionary[Matcher, dict[tuple[str, str], list[_Site]]] = (
@@ -74,7 +76,7 @@ def _index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
         for entry in matcher.catalog.entries:
             for site in entry.raised_at:
                 key = (site.file, site.function.rsplit(".", 1)[-1])
-                index.setdefault(key, []).append(_Site(site.line, entry))
+                index.setdefault(key, []).append(_Site(site.line, entry, site.condition))
         _INDEXES[matcher] = index
     return index
 
@@ -101,9 +103,68 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         and (cls in _BARE or not cls or short_class(site.entry.exception) == cls)
     ]
     if not near:
-        return None
+        return _assert_turned_raise(sites, last.source) if cls == "AssertionError" else None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+# `a == b` asserted is `a != b` as a raise's condition, and so on.
+_FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+}
+
+
+def _negations(source: str) -> set[str]:
+    """The ways a raise's recorded condition (`ast.unparse`'d) states that the assert on this
+    source line failed; empty when the line is not a whole `assert` statement."""
+    try:
+        statement = ast.parse(source.strip()).body
+    except SyntaxError:
+        return set()
+    if len(statement) != 1 or not isinstance(statement[0], ast.Assert):
+        return set()
+    test = statement[0].test
+    forms = {ast.unparse(ast.UnaryOp(ast.Not(), test))}
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _FLIPPED:
+        flipped = _FLIPPED[type(test.ops[0])]()
+        forms.add(ast.unparse(ast.Compare(test.left, [flipped], test.comparators)))
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        forms.add(ast.unparse(test.operand))
+    return forms
+
+
+def _conjuncts(condition: str) -> set[str]:
+    try:
+        expr = ast.parse(condition, mode="eval").body
+    except SyntaxError:
+        return set()
+    parts = expr.values if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And) else [expr]
+    return {ast.unparse(part) for part in parts}
+
+
+def _assert_turned_raise(sites: list[_Site], source: str) -> Match | None:
+    """A bare `assert` a later release turned into an error with a message, in the same
+    function: the assert's test, negated, is that raise's recorded condition (`assert
+    devices.ndim == len(axis_names)` in `Mesh.__new__`, later `if devices.ndim !=
+    len(axis_names): raise ValueError(...)`). Line numbers do not count: the function moved."""
+    forms = _negations(source)
+    if not forms:
+        return None
+    found = sorted(
+        {site.entry.id: site.entry for site in sites if forms & _conjuncts(site.condition)}.items()
+    )
+    if len(found) != 1:
+        return None
+    return Match(found[0][1], {}, SITE_SCORE, by="raise_site")
 
 
 # The first string literal of a `raise Cls('...')` line (closed on that line).

@@ -109,9 +109,27 @@
     return false;
   }
 
+  // catalog/match.py's args_message: an exception raised with several arguments prints their
+  // tuple, `(value, "message")`; the message string inside is what is matched.
+  var ARGS_REPR = /^\(([^'"]*?), (['"])((?:\\[\s\S]|(?!\2)[\s\S])*)\2\)$/;
+  var ESCAPES = { n: "\n", t: "\t", r: "\r", "0": "\0" };
+  function argsMessage(text) {
+    var found = ARGS_REPR.exec(text.trim());
+    if (!found) return null;
+    var inner = found[3].replace(/\\([\s\S])/g, function (all, c) {
+      return Object.prototype.hasOwnProperty.call(ESCAPES, c) ? ESCAPES[c] : c;
+    });
+    return inner.trim() ? inner : null;
+  }
+
   // {entry: index, fields: {...}, score: 0-100} or null: Matcher.match in match.py.
   Matcher.prototype.match = function (exception, message) {
     var text = codePoints(message).slice(0, this.data.maxMessage).join("");
+    var inner = argsMessage(text);
+    if (inner !== null) {
+      var again = this.match(exception, inner);
+      if (again !== null) return again;
+    }
     var normalised = norm(text);
     var cls = shortClass(exception);
     var best = null;

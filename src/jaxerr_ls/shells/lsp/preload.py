@@ -65,6 +65,7 @@ def _load() -> None:
             HOVER.set_result(index)
             _wait_for_quiet()
         catalog = load_catalog(with_hover_index=True)
+        give_back()
         CATALOG.set_result(catalog)
         if not HOVER.done():
             HOVER.set_result(FromCatalog(catalog))
@@ -72,6 +73,18 @@ def _load() -> None:
         for future in (HOVER, CATALOG):
             if not future.done():
                 future.set_exception(exc)
+
+
+def give_back() -> None:
+    """Return the memory a big load freed to the system. Unpickling the catalog leaves ~10 MB of
+    freed heap that glibc keeps for the process (the server's RSS stays 10 MB higher for good);
+    `malloc_trim` hands it back. Nothing on other C libraries."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _wait_for_quiet() -> None:

@@ -236,6 +236,8 @@ class Result:
     settled_hover_p50_s: float = 0.0
     settled_hover_p95_s: float = 0.0
     settled_hovers_in_context: int = 0
+    code_action_warned_s: float = 0.0  # at the line the analysis warns about, once it is in
+    code_actions_warned: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -326,6 +328,13 @@ def measure(
     result.settled_hover_p50_s = statistics.median(settled)
     result.settled_hover_p95_s = statistics.quantiles(settled, n=20)[-1]
     result.settled_hovers_in_context = in_context
+    # A code action where the analysis warns (`jnp.zeros(n)` in the first block: jaxerr-ls
+    # offers a refactoring there once its analysis is in), as a user clicking the lightbulb.
+    warned = next(s for s in spots if s[2] == "jnp.zeros")
+    began = time.perf_counter()
+    offered = client.request("textDocument/codeAction", action_params(uri, warned))
+    result.code_action_warned_s = time.perf_counter() - began
+    result.code_actions_warned = len(offered or [])
     if name == "jaxerr-ls":
         line = text.splitlines().index(
             "f = jax.shard_map(step_0, mesh=mesh, in_specs=P(), out_specs=P())"
@@ -442,6 +451,7 @@ def report(on: Result, off: Result, jedi: Result, huge: Huge | None) -> dict[str
         ("hover p95, analysis in", "settled_hover_p95_s", None),
         ("code action p50 (10 cursors)", "code_action_p50_s", None),
         ("code action p50 (same cursor)", "code_action_repeat_p50_s", None),
+        ("code action, warned line, analysis in", "code_action_warned_s", None),
         ("didOpen -> first diagnostics", "analysis_s", None),
         ("didOpen -> last warm hover answered", "hovers_done_s", None),
         ("traceback -> diagnostics (cold)", "traceback_cold_s", None),
@@ -471,6 +481,8 @@ def report(on: Result, off: Result, jedi: Result, huge: Huge | None) -> dict[str
     in_context = on.settled_hovers_in_context, off.settled_hovers_in_context
     said = "hovers once the analysis is in, saying what is at risk: on {}, off {}"
     print(said.format(*in_context))
+    offered = on.code_actions_warned, off.code_actions_warned, jedi.code_actions_warned
+    print("code actions offered on the warned line: on {}, off {}, jedi {}".format(*offered))
     if huge is not None:
         print(f"{huge.lines:,}-line file (jaxerr-ls, predict on):")
         for label, value in (

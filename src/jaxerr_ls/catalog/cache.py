@@ -17,6 +17,7 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable, Iterable
+from io import BufferedReader
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -77,8 +78,29 @@ def cached(directory: Path | None, key: str, build: Callable[[], Catalog]) -> Ca
     return catalog
 
 
+class _Yielding:
+    """A file whose reads are Python calls: the unpickler reads one frame (64 KB) at a time, and
+    each call lets another thread take the interpreter. The server loads the catalog in a thread
+    while it answers hovers: read whole, the unpickling held them up ~0.1 s (seconds on a loaded
+    machine); read so, ~20 ms at most."""
+
+    def __init__(self, stream: BufferedReader) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        return self._stream.read(size)
+
+    def readline(self) -> bytes:
+        return self._stream.readline()
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:
+        return self._stream.readinto(buffer)
+
+
 def _read(path: Path) -> Catalog:
-    entries, by_id, by_api, version, problems, source = pickle.loads(path.read_bytes())
+    with path.open("rb") as stream:
+        state = pickle.load(_Yielding(stream))
+    entries, by_id, by_api, version, problems, source = state
     return Catalog(
         entries=entries,
         jax_version=version,

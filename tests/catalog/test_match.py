@@ -124,3 +124,39 @@ def test_placeholder_glued_to_the_first_word() -> None:
     )
     assert found is not None and found.score == 100
     assert found.fields == {"op": "add", "dtypes": "float32, int32"}
+
+
+@pytest.mark.parametrize(
+    ("message", "fields"),
+    [
+        # cut inside a placeholder's value, inside the piece after it (mid-word), with a "..."
+        (
+            "Shapes must be 1D sequences of concrete values of integer type, got (3, x",
+            {"shape": "(3, x"},
+        ),
+        ("Shapes must be 1D sequences of concrete values of integer ty", {}),
+        ("Shapes must be 1D sequences of concrete values of integer type...", {}),
+    ],
+)
+def test_message_cut_short_names_its_error_by_its_beginning(
+    message: str, fields: dict[str, str]
+) -> None:
+    found = MATCHER.match("TypeError", message)
+    assert found is not None and found.entry.id == "shape"
+    assert found.cut and found.score < 100
+    assert found.fields == fields
+
+
+@pytest.mark.parametrize(
+    ("exception", "message"),
+    [
+        ("TypeError", "Shapes must be 1D"),  # too little of it to tell
+        ("ValueError", "Shapes must be 1D sequences of concrete values of integer type"),  # class
+        ("TypeError", "Shapes must be 1D sequences of concrete values, and more besides this"),
+    ],
+)
+def test_cut_matching_needs_enough_text_the_class_and_no_divergence(
+    exception: str, message: str
+) -> None:
+    found = MATCHER.match(exception, message)
+    assert found is None or not found.cut

@@ -15,15 +15,9 @@ Needs jupyterlab, jupyterlab-lsp and ipykernel in the venv (scripts/setup-editor
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +28,8 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, SERVER_PYTHON, normalize, server_env
+from .screen import wait_text, word_center
+from .serving import free_port, serving
 
 pytestmark = pytest.mark.editor
 
@@ -53,6 +49,7 @@ sync_api = pytest.importorskip(
 )
 
 SHOTS = ARTIFACTS / "jupyterlab"
+LINES = ".jp-Notebook .cm-line"  # the elements holding one code line each
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -99,12 +96,6 @@ def _notebook(cells: list[str]) -> dict[str, Any]:
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclass
 class Lab:
     base: str
@@ -146,50 +137,29 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     profile = d / "ipython" / "profile_default"
     profile.mkdir(parents=True)
     (profile / "ipython_config.py").write_text(IPYTHON_CONFIG)
-    port, token = _free_port(), secrets.token_hex(16)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    log = SHOTS / "jupyterlab.log"
-    with log.open("w") as logf:
-        proc = subprocess.Popen(
-            [
-                SERVER_PYTHON,
-                "-m",
-                "jupyterlab",
-                "--no-browser",
-                "--allow-root",
-                "--ip=127.0.0.1",
-                f"--port={port}",
-                f"--IdentityProvider.token={token}",
-                f"--ServerApp.root_dir={root}",
-            ],
-            cwd=d,
-            env=env,
-            stdout=logf,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )  # setsid: kernels and language servers go with the group
-    started = Lab(f"http://127.0.0.1:{port}/", token, root, log)
-    try:
-        deadline = time.monotonic() + WAIT / 1000
-        while True:
-            try:
-                started.lsp_status()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"JupyterLab did not come up (rc={proc.poll()}); see {log}")
-                time.sleep(0.3)
+    port, token = free_port(), secrets.token_hex(16)
+    started = Lab(f"http://127.0.0.1:{port}/", token, root, SHOTS / "jupyterlab.log")
+    cmd = [
+        SERVER_PYTHON,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+    ]
+    with serving(
+        cmd,
+        cwd=d,
+        env=env,
+        log=started.log,
+        ready=started.lsp_status,
+        what="JupyterLab",
+        timeout_s=WAIT / 1000,
+    ):
         yield started
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")
@@ -216,40 +186,6 @@ def cell(page: Any, i: int) -> Any:
     return page.locator(".jp-Notebook .jp-Cell").nth(i)
 
 
-def word_center(page: Any, line_start: str, word: str) -> tuple[float, float]:
-    """Screen position of `word` in the notebook's code line that starts with `line_start`."""
-    pos = page.evaluate(
-        """([start, word]) => {
-        for (const line of document.querySelectorAll('.jp-Notebook .cm-line')) {
-            if (!line.textContent.trimStart().startsWith(start)) continue;
-            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-                const i = n.textContent.indexOf(word);
-                if (i < 0) continue;
-                const r = document.createRange();
-                r.setStart(n, i); r.setEnd(n, i + word.length);
-                const b = r.getBoundingClientRect();
-                return [b.left + b.width / 2, b.top + b.height / 2];
-            }
-        }
-        return null;
-    }""",
-        [line_start, word],
-    )
-    assert pos, f"no line starting with {line_start!r} containing {word!r} on screen"
-    return float(pos[0]), float(pos[1])
-
-
-def wait_text(element: Any, done: Any, timeout_s: float) -> str:
-    """The element's (normalized) text once `done(text)` holds, or at the deadline."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        text = normalize(element.inner_text()) if element.count() else ""
-        if done(text) or time.monotonic() > deadline:
-            return text
-        time.sleep(0.1)
-
-
 def leave(page: Any) -> None:
     """Mouse away, Ctrl up, Escape: jupyterlab-lsp's hover keeps clicks until it closes."""
     page.keyboard.up("Control")
@@ -269,7 +205,7 @@ def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: li
     shown = ""
     for _ in range(3):  # the first hover can race the server's start-up
         leave(page)
-        x, y = word_center(page, "@jax.jit", "jit")
+        x, y = word_center(page, LINES, "@jax.jit", "jit")
         page.mouse.move(x, y)
         page.keyboard.down("Control")  # jupyterlab-lsp's hover key
         page.mouse.move(x + 1, y)

@@ -14,13 +14,10 @@ of these is not installed.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -45,6 +42,8 @@ from .conftest import (
     normalize,
     server_env,
 )
+from .screen import wait_text, word_center
+from .serving import free_port, serving
 
 pytestmark = pytest.mark.editor
 
@@ -52,6 +51,7 @@ EXT_DIR = REPO / "editors" / "vscode"
 CAPTURED = "terminal capture: command exited with"
 VSIX = EXT_DIR / "jaxerr.vsix"
 SHOTS = ARTIFACTS / "vscode"
+LINES = ".monaco-editor .view-line"  # the elements holding one code line each
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -147,12 +147,6 @@ def vsix() -> Path:
     return VSIX
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 SETTINGS = {
     "workbench.startupEditor": "none",
     "security.workspace.trust.enabled": False,
@@ -197,7 +191,7 @@ def code_server(
 ) -> Iterator[CodeServer]:
     """code-server on a free port with a fresh profile and the .vsix installed."""
     d = tmp_path_factory.mktemp("code-server")
-    port = _free_port()
+    port = free_port()
     cfg = d / "config.yaml"
     cfg.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
     user, exts = d / "user", d / "ext"
@@ -215,45 +209,22 @@ def code_server(
     _run([CODE_SERVER, *common, "--install-extension", str(vsix)], d, 120, env)
     installed = [p.name for p in exts.iterdir() if p.is_dir()]
     assert any(n.startswith("jaxerr.jaxerr-") for n in installed), installed
+    cmd = [
+        CODE_SERVER,
+        *common,
+        "--disable-telemetry",
+        "--disable-update-check",
+        "--disable-workspace-trust",
+        "--disable-getting-started-override",
+        str(workspace),
+    ]
+
+    def healthy() -> None:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+
     log = SHOTS / "code-server.log"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with log.open("w") as logf:
-        proc = subprocess.Popen(
-            [
-                CODE_SERVER,
-                *common,
-                "--disable-telemetry",
-                "--disable-update-check",
-                "--disable-workspace-trust",
-                "--disable-getting-started-override",
-                str(workspace),
-            ],
-            cwd=d,
-            env=env,
-            stdout=logf,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )  # setsid: its extension hosts and servers go with the group
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"code-server did not come up (rc={proc.poll()}); see {log}")
-                time.sleep(0.2)
+    with serving(cmd, cwd=d, env=env, log=log, ready=healthy, what="code-server", timeout_s=60):
         yield CodeServer(f"http://127.0.0.1:{port}/?folder={workspace}", d, user)
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            pass
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 class Steps:
@@ -343,31 +314,6 @@ def editor_text(page: Any) -> str:
         .map(e => e.textContent.replace(/\\u00a0/g, ' ')).join('\\n')""")
 
 
-def word_center(page: Any, line_start: str, word: str) -> tuple[float, float]:
-    """Screen position of `word` in the editor line that starts with `line_start`."""
-    pos = page.evaluate(
-        """([start, word]) => {
-        for (const line of document.querySelectorAll('.monaco-editor .view-line')) {
-            const text = line.textContent.replace(/\\u00a0/g, ' ');
-            if (!text.trimStart().startsWith(start)) continue;
-            const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-                const i = n.textContent.indexOf(word);
-                if (i < 0) continue;
-                const r = document.createRange();
-                r.setStart(n, i); r.setEnd(n, i + word.length);
-                const b = r.getBoundingClientRect();
-                return [b.left + b.width / 2, b.top + b.height / 2];
-            }
-        }
-        return null;
-    }""",
-        [line_start, word],
-    )
-    assert pos, f"no line starting with {line_start!r} containing {word!r} on screen"
-    return pos[0], pos[1]
-
-
 def squiggled_lines(page: Any) -> list[tuple[int, str]]:
     """(line number, line text) of each line with an error squiggle, read from the screen."""
     return page.evaluate("""() => {
@@ -392,17 +338,6 @@ def wait_squiggle(page: Any, timeout_s: float) -> list[tuple[int, str]]:
         lines = [(int(n), str(text)) for n, text in squiggled_lines(page)]
         if all(n > 0 and text for n, text in lines) or time.monotonic() > deadline:
             return lines
-        time.sleep(0.1)
-
-
-def wait_text(element: Any, done: Any, timeout_s: float) -> str:
-    """The element's (normalized) text once `done(text)` holds, or at the deadline: a hover
-    fills in after it appears."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        text = normalize(element.inner_text())
-        if done(text) or time.monotonic() > deadline:
-            return text
         time.sleep(0.1)
 
 
@@ -446,7 +381,7 @@ def test_hover_on_jax_jit_lists_catalogued_errors(page: Any, jit_error_texts: li
     page.locator(".statusbar-item", has_text="JAX Errors").first.wait_for()
     status_item(page).locator("[class*='codicon-check']").first.wait_for(timeout=60_000)
     step("server running")
-    x, y = word_center(page, "@jax.jit", "jit")
+    x, y = word_center(page, LINES, "@jax.jit", "jit")
     shown = ""
     wanted = [normalize(t) for t in jit_error_texts]
     for _ in range(3):  # the first hover can race the server's start-up
@@ -480,7 +415,7 @@ def test_readme_picture_hover_and_predicted_squiggle(page: Any) -> None:
     open_file(page, "demo.py")
     status_item(page).locator("[class*='codicon-check']").first.wait_for(timeout=60_000)
     page.locator(".monaco-editor .squiggly-warning").first.wait_for(timeout=60_000)
-    x, y = word_center(page, "ref = jax.new_ref", "new_ref")
+    x, y = word_center(page, LINES, "ref = jax.new_ref", "new_ref")
     hover = page.locator(".monaco-hover:not(.hidden)").filter(has_text=ERROR_MESSAGE)
     shown = ""
     for _ in range(3):
@@ -544,7 +479,7 @@ def test_settings_apply_while_running(page: Any, code_server: CodeServer, worksp
     warning = page.locator(".monaco-editor .squiggly-warning")
     warning.first.wait_for(timeout=60_000)  # demo.py line 14, predicted before it runs
     step("predicted warning shown")
-    x, y = word_center(page, "@jax.jit", "jit")
+    x, y = word_center(page, LINES, "@jax.jit", "jit")
     site_links = lambda links: any(link.startswith(f"{SITE}/errors/") for link in links)  # noqa: E731
     before = hover_links(page, x, y, lambda links: bool(links), 60)
     assert before and not site_links(before), before

@@ -108,14 +108,25 @@ def test_pycharm_suffix_is_not_part_of_the_message() -> None:
 
 
 def test_jax_class_identifies_its_entry_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    """pytest's short summary cut the UnexpectedTracerError's message ("A funct..."): no wording
-    can match it, but the class, JAX's own, names the error; the JSON and the text say it was
-    found by class alone."""
-    found = explain(capsys, "158")
+    """An UnexpectedTracerError as a 2022 release worded it ("... A function transformed by JAX
+    had a side effect, allowing for a reference to an intermediate value ... to escape."), which
+    no catalogued wording matches: the class, JAX's own, names the error; the JSON and the text
+    say it was found by class alone."""
+    found = explain(capsys, "156")
     assert {f["entry"]["id"] for f in found} == {"unexpected-tracer-leak"}
     assert {f["entry"]["identified_by"] for f in found} == {"class"}
     assert all(f["entry"]["score"] < 100 for f in found)
-    assert "Identified by its class alone (UnexpectedTracerError)" in human(capsys, "158")
+    assert "Identified by its class alone (UnexpectedTracerError)" in human(capsys, "156")
+
+
+def test_cut_message_identified_by_its_beginning(capsys: pytest.CaptureFixture[str]) -> None:
+    """pytest's short summary cut the UnexpectedTracerError's message ("A funct..."): what is
+    left begins the catalogued wording far enough to name it, and the text says it was cut."""
+    found = explain(capsys, "158")
+    assert {f["entry"]["id"] for f in found} == {"unexpected-tracer-leak"}
+    assert {f["entry"]["identified_by"] for f in found} == {"message"}
+    assert all(f["entry"]["score"] < 100 for f in found)
+    assert "Identified by the beginning of its message" in human(capsys, "158")
 
 
 @pytest.mark.parametrize("name", ["065", "089", "137"])
@@ -135,8 +146,39 @@ def test_diagnostic_text_says_how_the_entry_was_found() -> None:
     from jaxerr_ls.explain.diagnostics import _message
 
     matcher = Matcher(load_catalog())
-    texts = {name: next(PASTES.glob(f"{name}-*.txt")).read_text("utf-8") for name in ("158", "075")}
-    by_class = explain_text(texts["158"], matcher)[0]
+    texts = {name: next(PASTES.glob(f"{name}-*.txt")).read_text("utf-8") for name in ("156", "075")}
+    by_class = explain_text(texts["156"], matcher)[0]
     assert "Identified by its class alone (UnexpectedTracerError)" in _message(by_class)
     [by_message] = explain_text(texts["075"], matcher)
     assert "Identified by" not in _message(by_message)
+
+
+def test_vscode_debugger_popup(capsys: pytest.CaptureFixture[str]) -> None:
+    """VS Code's "Exception has occurred" popup copied with its bold marks: the class, the
+    message without the `**`, the frames below it, the user's innermost line located."""
+    [found] = explain(capsys, "211")
+    assert found["exception"] == "TypeError"
+    assert found["message"].startswith("mul got incompatible shapes for broadcasting: (800, 800")
+    assert "**" not in found["message"]
+    assert (found["location"]["path"], found["location"]["line"]) == ("/plenoxels/plenoxel.py", 490)
+    assert found["entry"]["id"] == "broadcast-op-incompatible-shapes"
+
+
+def test_message_cut_in_a_comment_still_names_its_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """A comment quoting the error without its last sentence ("... Const(const=[2]).", JAX goes
+    on "The error was: ..."): the beginning names the error, its values are read, and the
+    words say the message was cut."""
+    [found] = explain(capsys, "209")
+    assert found["entry"]["id"] == "static-arg-unhashable-object"
+    assert found["entry"]["identified_by"] == "message" and found["entry"]["score"] < 100
+    assert found["fields"]["type"] == "<class 'genjax._src.core.pytree.Const'>"
+    assert "Identified by the beginning of its message" in human(capsys, "209")
+
+
+def test_cut_output_read_whole_from_the_unfiltered_copy(capsys: pytest.CaptureFixture[str]) -> None:
+    """Colab cut the re-raised TypeError mid-word ("... 0x7f02455d0650>' w"); JAX's
+    UnfilteredStackTrace above it carries the same error whole: that text is explained."""
+    found = explain(capsys, "254")
+    assert found[-1]["exception"] == "TypeError"
+    assert "with dtype object is not a valid JAX array type" in found[-1]["message"]
+    assert found[-1]["entry"]["id"] == "jnp-string-array"

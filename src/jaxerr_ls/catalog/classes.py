@@ -129,4 +129,11 @@ def identified_words(match: Match, exception: str = "", short: bool = False) -> 
             "Identified by where JAX raised it (the last JAX frame of the traceback): the "
             "message alone did not say which error this is."
         )
+    if match.cut:
+        if short:
+            return "Identified by the beginning of its message; the rest was cut off."
+        return (
+            "Identified by the beginning of its message: the text stops before the message "
+            "ends (a cut paste, a `...`), and what is there begins this error's wording."
+        )
     return ""

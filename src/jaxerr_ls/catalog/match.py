@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
+from jaxerr_ls.catalog.partial import MIN_READ, follow
 from jaxerr_ls.catalog.xla import (
     LIBRARY as XLA,
 )
@@ -27,6 +28,8 @@ from jaxerr_ls.catalog.xla import (
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
 FUZZY_CUTOFF = 88
+# A message cut short that begins a template (`catalog.partial`): sure of the error, not whole.
+CUT_SCORE = 95
 # A template needs this much literal text to identify an error at all.
 MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -67,6 +70,7 @@ class Match:
     # How the entry was found: "message" (a template, pattern or close wording), "raise_site"
     # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
     by: str = "message"
+    cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
 
 
 def _norm(text: str) -> str:
@@ -422,7 +426,27 @@ class Matcher:
             ]
             if below:
                 return max(below, key=lambda hit: hit[0])[1]
+        cut = self._cut_match(cls, text)
+        if cut is not None:
+            return cut
         return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy else None
+
+    def _cut_match(self, cls: str, text: str) -> Match | None:
+        """A message cut short that begins one template far enough to tell (`catalog.partial`),
+        of the class printed: the best-ranked template that reads the most of it."""
+        normalised = _norm(text)
+        best: tuple[tuple[int, ...], Match] | None = None
+        for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
+            if cls and not same_class(template.cls, cls):
+                continue
+            _, names, literals = compile_template(template.message)
+            cut = follow([_norm(p) for p in literals], names, normalised)
+            if cut is None or cut.read < MIN_READ:
+                continue
+            key = (cut.read, *self._template_key(template))
+            if best is None or key > best[0]:
+                best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
+        return best[1] if best is not None else None
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)

@@ -82,11 +82,26 @@ def is_bare_note(traceback: Traceback) -> bool:
     )
 
 
+def _whole_message(traceback: Traceback) -> Traceback:
+    """The re-raised exception's message cut short (an output cut at the fold, an excerpt) while
+    the wrapper before it in the chain carries the same exception whole: the whole one."""
+    cut = " ".join(traceback.message.split())
+    for cause in traceback.causes:
+        inner = inner_exception(cause) if is_wrapper(cause) else None
+        if inner is None or short_class(inner[0]) != short_class(traceback.exception):
+            continue
+        whole = " ".join(inner[1].split())
+        if len(whole) > len(cut) and whole.startswith(cut):
+            return replace(traceback, message=inner[1])
+    return traceback
+
+
 def clean(traceback: Traceback) -> Traceback:
-    """Notes split off; a chain that ends in a wrapper ends in the real exception instead."""
+    """Notes split off; a chain that ends in a wrapper ends in the real exception instead, and
+    a message cut short after a wrapper is read whole from the wrapper."""
     traceback = _split_notes(traceback)
     if not is_wrapper(traceback):
-        return traceback
+        return _whole_message(traceback)
     inner = inner_exception(traceback)
     if inner is None:
         return traceback

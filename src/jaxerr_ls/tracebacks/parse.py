@@ -1,7 +1,8 @@
 """Text -> `Traceback`s: a normalisation pipeline, then one parser per dialect.
 
 Pipeline: escapes/line ends/redraws and markup (`normalize`), per-line prefixes (`prefixes`),
-then a scan that hands each traceback start to its dialect (rich, IPython, pytest, CPython),
+then a scan that hands each traceback start to its dialect (rich, VS Code's debugger popup,
+IPython, pytest, CPython),
 links chain separators, and lets `jax` unwrap JAX's wrapper exceptions and notes. Every step is a
 linear pass over capped lines; `parse_tracebacks` never raises.
 """
@@ -11,15 +12,27 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jaxerr_ls.tracebacks import fragments
-from jaxerr_ls.tracebacks.dialects import Parsed, cpython, ipython, pytest, rich
+from jaxerr_ls.tracebacks.dialects import Parsed, cpython, debugger, ipython, pytest, rich
 from jaxerr_ls.tracebacks.dialects.common import separator, short_class
 from jaxerr_ls.tracebacks.jax import clean, is_bare_note, is_wrapper_line, split_jax_note
 from jaxerr_ls.tracebacks.model import Traceback
 from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
 
-# Every traceback start contains one of these (headers, frames, boxes, sections, locations, rules).
-_STARTS = ("Trace", "File", "╭", "___", ".py:", "----------", ".py in ", "> in ", ".pyx in ")
+# Every traceback start contains one of these (headers, frames, boxes, debugger popups,
+# sections, locations, rules).
+_STARTS = (
+    "Trace",
+    "File",
+    "Exception has occurred: ",
+    "╭",
+    "___",
+    ".py:",
+    "----------",
+    ".py in ",
+    "> in ",
+    ".pyx in ",
+)
 
 __all__ = [
     "parse_lines",
@@ -150,6 +163,8 @@ def _dialect(lines: list[str], index: int, depth: int) -> Parsed | None:
         return None
     if rich.starts(lines, index):
         return rich.parse(lines, index)
+    if debugger.starts(lines, index):
+        return debugger.parse(lines, index)
     if ipython.starts(lines, index):
         return ipython.parse(lines, index)
     if pytest.starts(lines, index):

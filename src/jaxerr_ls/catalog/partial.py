@@ -1,0 +1,74 @@
+"""Messages cut short: a paste that stops mid-message (an excerpt, a notebook output cut at the
+fold, a comment quoting the first line, a trailing `...`) still names its error when what is
+there is the beginning of one template, far enough in to tell it from every other.
+
+A template's literal pieces are walked in order; a placeholder takes the text up to where the
+next piece is found. The text may end anywhere: inside a piece (cut mid-word too) or inside a
+placeholder's value. Only the literal text actually read counts, and it must be long enough that
+a short generic phrase ("Shape mismatch") never stands for a long message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Literal characters a cut message must share with the template's beginning: about a line.
+MIN_READ = 40
+# Trailing marks of a cut: "...", "…", "[...]", a lone quote or bracket left open.
+_CUT_MARKS = re.compile(r"(?:\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\]))+\s*$")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Cut:
+    """How far a cut message follows a template."""
+
+    read: int  # literal characters of the template found in the text
+    fields: dict[str, str]  # placeholder values read (a value cut short is kept as read)
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def strip_cut_marks(text: str) -> str:
+    return _CUT_MARKS.sub("", _norm(text))
+
+
+def follow(pieces: list[str], names: tuple[str, ...], text: str) -> Cut | None:
+    """The template (normalised literal `pieces` around placeholders `names`) read as far as the
+    normalised `text` goes, or None when the text leaves the template or goes past its end (a
+    whole message is the full matcher's business)."""
+    text = strip_cut_marks(text)
+    if not text:
+        return None
+    first = pieces[0]
+    if not first.startswith(text[: len(first)]):
+        return None
+    if len(text) <= len(first):
+        return Cut(len(text), {})
+    if len(pieces) != len(names) + 1 or any(not piece for piece in pieces[1:-1]):
+        return None  # placeholders side by side: their values cannot be told apart
+    read, position, fields = len(first), len(first), {}
+    for index, piece in enumerate(pieces[1:]):
+        name = names[index]
+        if not piece:  # a placeholder at the very end takes the rest
+            fields[name] = text[position:].strip()
+            return Cut(read, fields)
+        found = text.find(piece, position)
+        if found < 0:
+            # The text ends in this placeholder's value or inside the piece after it.
+            value, tail = text[position:], 0
+            for size in range(min(len(piece), len(value)), 0, -1):
+                if value.endswith(piece[:size]):
+                    value, tail = value[:-size], size
+                    break
+            fields[name] = value.strip()
+            return Cut(read + tail, fields)
+        fields[name] = text[position:found].strip()
+        read += len(piece)
+        position = found + len(piece)
+        if position >= len(text):
+            return Cut(read, fields)
+    return None  # text goes on past the template's end: another message

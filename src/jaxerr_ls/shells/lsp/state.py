@@ -386,7 +386,9 @@ class JaxerrServer(LanguageServer):
         if found is None:
             catalog = await self.catalog()
             loop = asyncio.get_running_loop()
-            found = loop.run_in_executor(self.thread_pool, actions.code_actions, request, catalog)
+            found = loop.run_in_executor(
+                self.thread_pool, actions.code_actions_of_large, request, catalog
+            )
             # Editors ask again on every cursor move; one computation answers them all.
             self._actions[key] = found
             while len(self._actions) > ACTION_CACHE:

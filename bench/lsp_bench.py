@@ -4,7 +4,9 @@ as a user gets it: jaxerr-ls with its default settings (predictions on) and with
 
 Measures, per server: spawn -> initialize result, first hover on a JAX API right after the file
 opens, warm hover p50/p95 (hovers sent while the file just opened is being analysed: the analysis
-time is reported beside them), code action latency, RSS (from /proc; for jaxerr-ls also with its
+time is reported beside them), code action latency, the same hovers again once the analysis is in
+(jaxerr-ls: with the hover in context's call table read; how many say what is at risk), a code
+action on the line the analysis warns about, RSS (from /proc; for jaxerr-ls also with its
 analysis worker process); for jaxerr-ls also traceback -> published diagnostics (cold: the first
 one builds the message matcher; warm: the next ones). Then a 120,000-line file: hover and code
 action timed right after it opens, and after an edit. Prints a table with the ratios the budgets

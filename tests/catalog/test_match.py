@@ -21,6 +21,12 @@ CATALOG = Catalog.of(
             "Shapes must be 1D sequences of concrete values of integer type, got {shape}.",
         ),
         entry("axis", "ValueError", "axis {axis} is out of bounds for array of dimension {ndim}"),
+        entry(
+            "scan",
+            "ValueError",
+            "scan got values with different leading axis sizes: {sizes}; the carry must keep "
+            "its leading axis size across iterations",
+        ),
         entry("literal-braces", "KeyError", "missing key {{'a'}} in {where}"),
         entry(
             "concrete-zeros",
@@ -131,9 +137,10 @@ def test_placeholder_glued_to_the_first_word() -> None:
     [
         # cut inside a placeholder's value, inside the piece after it (mid-word), with a "..."
         (
-            "Shapes must be 1D sequences of concrete values of integer type, got (3, x",
-            {"shape": "(3, x"},
+            "scan got values with different leading axis sizes: 3, 4; the carry must ke",
+            {"sizes": "3, 4"},
         ),
+        ("scan got values with different leading axis sizes: 3,", {"sizes": "3,"}),
         ("Shapes must be 1D sequences of concrete values of integer ty", {}),
         ("Shapes must be 1D sequences of concrete values of integer type...", {}),
     ],
@@ -141,8 +148,9 @@ def test_placeholder_glued_to_the_first_word() -> None:
 def test_message_cut_short_names_its_error_by_its_beginning(
     message: str, fields: dict[str, str]
 ) -> None:
-    found = MATCHER.match("TypeError", message)
-    assert found is not None and found.entry.id == "shape"
+    exception = "ValueError" if message.startswith("scan") else "TypeError"
+    found = MATCHER.match(exception, message)
+    assert found is not None and found.entry.id == ("scan" if fields else "shape")
     assert found.cut and found.score < 100
     assert found.fields == fields
 

@@ -39,7 +39,7 @@ MISSES = Path(__file__).parent / "expected_misses.json"
 # The bar counts the errors of JAX's stack: JAX, XLA/jaxlib, Pallas and these libraries.
 JAX_STACK = frozenset({"jax", "xla", "pallas", "flax", "equinox", "optax", "orbax", "chex"})
 # Classes renamed between releases: one class for "right class".
-_SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError"}
+_SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
 # Printed classes an entry's class stands for: jaxlib raised XLA's statuses as RuntimeError
 # before XlaRuntimeError (a RuntimeError subclass) existed, with the same text.
 _PRINTED_AS = {"RuntimeError": frozenset({"XlaRuntimeError"})}

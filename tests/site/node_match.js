@@ -7,14 +7,8 @@ const site = require(process.argv[3]);
 const matcher = new site.Matcher(global.JAXERR_SEARCH);
 const inputs = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const out = inputs.map((input) => {
-  let exception = input[1];
-  let message = input[2];
-  if (input[0] === "text") {
-    const found = site.lastException(input[1]);
-    exception = found.exception;
-    message = found.message;
-  }
-  const result = matcher.match(exception, message);
+  const result =
+    input[0] === "text" ? matcher.explain(input[1]).match : matcher.match(input[1], input[2]);
   return result ? [matcher.entries[result.entry][0], result.score] : [null, 0];
 });
 process.stdout.write(JSON.stringify(out));

@@ -156,3 +156,26 @@ def test_every_regex_compiles_in_javascript(matcher: Matcher, tmp_path: Path) ->
 def test_python_only_regex_syntax_is_translated() -> None:
     assert js_regex(r"\A(?P<op>\w+) and (?P=op)\Z") == r"(?<![\s\S])(?<op>\w+) and \k<op>(?![\s\S])"
     assert js_regex(r"\\A literal backslash") == r"\\A literal backslash"
+
+
+FIELD = HERE.parent / "field" / "pastes"
+
+
+def test_missing_names_explained_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """Pasted errors about a name JAX removed (`jax.tree_multimap`, `DeviceArray`,
+    `jax.ops.index_update`, `jax.linear_util`), from the field corpus: the search box names the
+    entry the command line names from the API history; a name no release had gets none of them."""
+    texts = [
+        next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("121", "132", "057", "171")
+    ]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    assert [m.entry.id if m else None for m in expected] == [
+        "removed-api",
+        "removed-api",
+        "removed-api",
+        "removed-api",  # jax.linear_util was also an attribute of jax: a name, not a module
+    ]
+    invented = "AttributeError: module 'jax' has no attribute 'no_such_name_anywhere'"
+    found = run_node(matcher, [["text", t] for t in [*texts, invented]], tmp_path)
+    assert [f[0] for f in found[:-1]] == [m.entry.id for m in expected if m]
+    assert found[-1][0] not in ("removed-api", "removed-module", "api-not-yet-added")

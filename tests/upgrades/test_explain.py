@@ -25,6 +25,9 @@ EXPECTED = {
     "old_fix": ("removed-api", "removed", "0.10.0", "jax.numpy.trunc"),
     "old_maps_module": ("removed-module", "removed", "0.4.31", "jax.experimental.shard_map"),
     "old_host_callback": ("removed-module", "removed", "0.8.0", ""),
+    "old_stax_import": ("removed-module", "removed", "0.3.20", "jax.example_libraries.stax"),
+    "old_linear_util_module": ("removed-api", "removed", "0.4.25", "jax.extend.linear_util"),
+    "old_index_update_import": ("removed-api", "removed", "0.3.5", ""),
     "new_shard_map": ("api-not-yet-added", "not-yet", "0.6.1", ""),
     "new_ref": ("api-not-yet-added", "not-yet", "0.7.2", ""),
     "new_partition_spec_alias": ("api-not-yet-added", "not-yet", "0.7.0", ""),
@@ -79,6 +82,21 @@ def test_saved_traceback_is_explained_with_release_and_replacement(path: Path) -
     assert data["entry"]["id"] == entry and data["fields"]["status"] == status
 
 
+@pytest.mark.parametrize("path", _saved(), ids=lambda p: p.stem)
+def test_the_entry_is_of_the_class_the_form_raises(path: Path) -> None:
+    """A removed name raises AttributeError, ImportError (`from m import name`) or
+    ModuleNotFoundError (`import m.name`) by how the code reaches it: the entry shown is of the
+    class printed, with Python's wording of that form."""
+    program, version = path.stem.split("@")
+    explanation = _explain(path, version)
+    assert explanation.match is not None
+    printed = explanation.traceback.exception
+    if printed in ("AttributeError", "ImportError", "ModuleNotFoundError"):
+        assert explanation.match.entry.exception == printed
+        words = {"ImportError": "cannot import name", "ModuleNotFoundError": "No module named"}
+        assert words.get(printed, "has no attribute") in explanation.match.entry.message
+
+
 def test_new_name_without_a_known_release_still_says_when_it_was_added() -> None:
     # Text alone, no frames to read a version from, and a current JAX installed: the history
     # says shard_map is in the newest release, so the user's JAX must be older than 0.6.1.
@@ -122,6 +140,7 @@ def test_a_specific_curated_entry_keeps_precedence() -> None:
         "AttributeError: module 'numpy' has no attribute 'row_stack'",
         "ModuleNotFoundError: No module named 'flax'",
         "AttributeError: module 'jax' has no attribute 'tree_mapp'",
+        "ImportError: cannot import name 'numpy' from 'numpy.linalg'",
     ],
 )
 def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None:
@@ -132,4 +151,43 @@ def test_names_the_history_does_not_know_get_no_upgrade_entry(text: str) -> None
         "removed-module",
         "api-not-yet-added",
         "deprecated-api",
+        "jax-name-in-another-module",
     }
+
+
+def test_a_classless_text_reaches_a_removed_name_only_when_the_history_confirms_it() -> None:
+    # jax#13896 pasted `ImportError: cannot import name 'stax' from 'jax'` (no JAX had jax.stax:
+    # it is jax.example_libraries.stax) and jax#372 the same for `jax.experimental` (which had
+    # it until 0.3.15), as bare text.
+    [elsewhere] = explain_text("cannot import name 'stax' from 'jax'", MATCHER)
+    assert elsewhere.match is not None
+    assert elsewhere.match.entry.id == "jax-name-in-another-module"
+    assert elsewhere.match.fields["elsewhere"] == "jax.example_libraries.stax"
+    unknown = explain_text("cannot import name 'staxx' from 'jax'", MATCHER)
+    assert all(found.match is None for found in unknown)
+    [known] = explain_text("cannot import name 'stax' from 'jax.experimental'", MATCHER)
+    assert known.match is not None and known.match.entry.id == "removed-module"
+    assert known.match.fields["removed_in"] == "0.3.20"
+
+
+@pytest.mark.parametrize(
+    ("line", "exception", "first"),
+    [
+        (
+            "ImportError: cannot import name 'optimizers' from 'jax'",
+            "ImportError",
+            "jax.example_libraries.optimizers",
+        ),
+        (
+            "AttributeError: module 'jax' has no attribute 'linalg'",
+            "AttributeError",
+            "jax.lax.linalg",
+        ),
+    ],
+)
+def test_a_name_jax_has_in_another_module(line: str, exception: str, first: str) -> None:
+    [explanation] = explain_text(_traceback(line), MATCHER, jax_version="0.10.2")
+    match = explanation.match
+    assert match is not None and match.entry.id == "jax-name-in-another-module"
+    assert match.entry.exception == exception
+    assert match.fields["elsewhere"].split(", ")[0] == first

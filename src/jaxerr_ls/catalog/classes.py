@@ -29,7 +29,9 @@ _GENERIC = frozenset(
 # JAX's wrappers around the real exception: never the error itself.
 _WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredStackTrace"})
 # The class was renamed between releases: one class here.
-_RENAMED = {"JaxRuntimeError": "XlaRuntimeError"}
+# Equinox 0.11.4 and before raised `equinox._errors.EqxRuntimeError` where later releases raise
+# `EquinoxRuntimeError` (read in both wheels' `equinox/_errors.py` and `_jit.py`).
+_RENAMED = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
 # Modules whose classes a printed, dotted class may come from.
 _JAX_STACK = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "orbax", "chex", "haiku"})
 # An XLA status heads the message of XLA's runtime errors: "RESOURCE_EXHAUSTED: ...".
@@ -86,6 +88,11 @@ def match_by_class(matcher: Matcher, exception: str, message: str) -> Match | No
     if not is_specific(exception):
         return None
     candidates = _index(matcher).get(canonical_class(exception), [])
+    if not candidates:
+        # A class only releases before the main index raised (Pallas's `TritonLoweringException`
+        # of JAX 0.4.20): the older releases' entries (loaded only now).
+        older = matcher.older_matcher()
+        candidates = _index(older).get(canonical_class(exception), []) if older else []
     status = _status(message)
     if status or canonical_class(exception) == "XlaRuntimeError":
         # XLA's runtime errors share one class and are told apart by their status and text: the

@@ -8,6 +8,7 @@ the first line must be close (`FUZZY_CUTOFF`) and clearly ahead of the best entr
 
 from __future__ import annotations
 
+import re
 import weakref
 
 from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
@@ -16,6 +17,10 @@ from jaxerr_ls.catalog.model import Entry
 FUZZY_CUTOFF = 92
 # A fuzzy winner must beat the best entry of another class by this many points.
 FUZZY_MARGIN = 4
+# A later paragraph of a message must open with this much literal text to name its error.
+MIN_PARAGRAPH = 60
+# Where a message typed in a comment starts: after `#` and a short label (`#error:`).
+_LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # Per matcher: (first line of each template without placeholders, its entry).
 _CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
 
@@ -29,7 +34,44 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     hits = matcher.hits(text) or matcher.hits(text, runtime=True)
     if hits:
         return _unambiguous(hits)
-    return _fuzzy(matcher, text.split("\n", 1)[0])
+    # A wording only releases before the main index printed (loaded only now: see
+    # `Matcher.match`), exact, before a fuzzy guess at today's wordings.
+    older = matcher.older_matcher()
+    hits = older.hits(text) if older is not None else []
+    if hits:
+        return _unambiguous(hits)
+    # The message typed in a comment on the line of code that raised it
+    # (`jax.grad(mlp)(point) #error: Gradient only defined for ...`): what follows the label.
+    for label in _LABEL.finditer(text.split("\n", 1)[0]):
+        hits = matcher.hits(text[label.end() :])
+        if hits:
+            return _unambiguous(hits)
+    found = _paragraph(matcher, text)
+    if found is None and older is not None:
+        found = _paragraph(older, text)
+    return found or _fuzzy(matcher, text.split("\n", 1)[0])
+
+
+def _paragraph(matcher: Matcher, text: str) -> Match | None:
+    """A paste that starts at a later paragraph of one error's message (the lines above it
+    were not copied): its opening, `MIN_PARAGRAPH` characters or more of literal text, is how
+    that paragraph of exactly one entry's template begins."""
+    head = " ".join(text.split())
+    if len(head) < MIN_PARAGRAPH:
+        return None
+    found: dict[str, Entry] = {}
+    for template in matcher.templates:
+        for paragraph in template.message.split("\n\n")[1:]:
+            literal = " ".join(_PLACEHOLDER.split(paragraph, 1)[0].split())
+            if len(literal) < MIN_PARAGRAPH:
+                continue
+            size = min(len(literal), len(head))
+            if literal[:size] == head[:size]:
+                found[template.entry.id] = template.entry
+    if len(found) != 1:
+        return None
+    [entry] = found.values()
+    return Match(entry, {}, 90)
 
 
 def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:

@@ -109,6 +109,11 @@ def compile_template(message: str) -> tuple[str, tuple[str, ...], list[str]]:
     return "".join(parts), tuple(names), literals
 
 
+def cut_pieces(message: str) -> list[str]:
+    """A template's literal pieces, normalised, as `partial.follow` reads a cut message."""
+    return [_norm(piece) for piece in compile_template(message)[2]]
+
+
 def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
@@ -124,6 +129,20 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     if literal_len < MIN_LITERAL:
         return None
     normalised = [_norm(piece) for piece in literals]
+    # A sentence's final full stop is often left out when the message is typed or quoted
+    # inline ("IndexError: Array boolean indices must be concrete"). Only after literal words:
+    # a message that ends inside a placeholder's value is cut short (`catalog/partial.py`).
+    if (
+        source.endswith(r"\.")
+        and not source.endswith(r"\.\.")
+        and literals[-1].strip().rstrip(".").strip()
+    ):
+        source += "?"
+        normalised[-1] = normalised[-1][:-1]
+    elif literals[-1].strip() and literals[-1].rstrip()[-1:].isalnum():
+        # ... and one a release left out is often written (JAX 0.4.26 printed "... is not a
+        # valid JAX type" where earlier and later releases end the sentence).
+        source += r"\.?"
     return Template(
         entry=entry,
         # The template must end where the message or one of its lines ends.
@@ -379,7 +398,7 @@ class Matcher:
         found = self._match(exception, message)
         if found is not None and found.score >= 100:
             return found
-        older = self._older_matcher()
+        older = self.older_matcher()
         if older is not None:
             again = older._match(exception, message, fuzzy=found is None)
             # An older wording of a current entry outranks what matched less well; an error
@@ -392,7 +411,9 @@ class Matcher:
                     return again
         return found
 
-    def _older_matcher(self) -> Matcher | None:
+    def older_matcher(self) -> Matcher | None:
+        """The matcher of the wordings only releases before the main index printed (built on
+        first use), or None when the catalog has none."""
         if self._older is None:
             from jaxerr_ls.catalog.older import older_catalog
 
@@ -426,10 +447,13 @@ class Matcher:
             ]
             if below:
                 return max(below, key=lambda hit: hit[0])[1]
+        # A cut message names its error unless the text is, nearly letter for letter, another
+        # template's whole literal text (a generic first line some entry extends).
         cut = self._cut_match(cls, text)
-        if cut is not None:
+        close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
+        if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
-        return self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy else None
+        return close if fuzzy else None
 
     def _cut_match(self, cls: str, text: str) -> Match | None:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
@@ -439,8 +463,7 @@ class Matcher:
         for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
             if cls and not same_class(template.cls, cls):
                 continue
-            _, names, literals = compile_template(template.message)
-            cut = follow([_norm(p) for p in literals], names, normalised)
+            cut = follow(cut_pieces(template.message), template.names, normalised)
             if cut is None or cut.read < MIN_READ:
                 continue
             key = (cut.read, *self._template_key(template))

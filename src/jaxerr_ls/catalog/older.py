@@ -239,11 +239,19 @@ def _fold_by_opening(
         join = joins.get(shape(entry.message), Join((), ()))
         for text in (entry.message, *(w.message for w in (*entry.wordings, *join.wordings))):
             owners.setdefault(_head(text), set()).add(entry.id)
+    patterns = [
+        (entry.id, re.compile(pattern, re.DOTALL | re.MULTILINE))
+        for entry in catalog.entries
+        if entry.curated
+        for pattern in entry.patterns
+    ]
     kept: list[Entry] = []
     for entry in rest:
         found = owners.get(_head(entry.message), set())
         owner = catalog.get(next(iter(found))) if len(found) == 1 else None
         if owner is None or len(_head(entry.message)) < 40:
+            owner = _pattern_owner(entry, patterns, catalog)
+        if owner is None:
             kept.append(entry)
             continue
         key = shape(owner.message)
@@ -256,6 +264,23 @@ def _fold_by_opening(
         )
         joins[key] = Join(versions, (*known.wordings, *added))
     return Older(older.releases, MappingProxyType(joins), tuple(kept))
+
+
+def _pattern_owner(
+    entry: Entry, patterns: list[tuple[str, re.Pattern[str]]], catalog: Catalog
+) -> Entry | None:
+    """The one curated entry whose patterns match the older error's text as printed (each
+    placeholder read as a value, `0`): JAX 0.1-0.2's `ValueError: jaxlib is version {v}, but
+    this version of jax requires version {m}.` is what `jaxlib-version-too-old` describes."""
+    text = _ANY_PLACEHOLDER.sub("0", entry.message)
+    if len(_head(entry.message)) < 12:
+        return None
+    found = {entry_id for entry_id, pattern in patterns if pattern.search(text)}
+    return catalog.get(next(iter(found))) if len(found) == 1 else None
+
+
+# A placeholder with its expression (`{'.'.join(map(str, version))}`), braces balanced one deep.
+_ANY_PLACEHOLDER = re.compile(r"\{(?:[^{}]|\{[^{}]*\})*\}")
 
 
 def loaded_older(catalog: Catalog) -> Older | None:

@@ -9,8 +9,9 @@ site within `LINE_WINDOW` lines of the frame counts, in the same file and functi
 
 from __future__ import annotations
 
+import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxerr_ls.catalog.match import Match, Matcher, short_class
 from jaxerr_ls.catalog.model import Entry
@@ -103,3 +104,42 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         return None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+# The first string literal of a `raise Cls('...')` line (closed on that line).
+_LITERAL = re.compile(
+    r"""\braise\s+[\w.]+\(\s*[rbuf]{0,2}(?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)"""
+)
+# A cut message shorter than this says too little to be completed from the source.
+MIN_CUT = 12
+
+
+def message_at_raise(frames: tuple[Frame, ...], message: str) -> str | None:
+    """The whole message when the printed one was cut short and the raising frame's source line
+    states it: `raise ValueError('parent must be None, Module or Scope')` under a paste that ends
+    in `ValueError: parent must be None,`. None when the line shows no literal the printed
+    message begins."""
+    cut = " ".join(message.split())
+    last = next((f for f in reversed(frames) if site_file(f.path) is not None), None)
+    if last is None or len(cut) < MIN_CUT or not last.source.startswith("raise"):
+        return None
+    found = _LITERAL.search(last.source)
+    if found is None:
+        return None
+    whole = found.group("text")
+    if len(whole) <= len(cut) or not " ".join(whole.split()).startswith(cut):
+        return None
+    return whole
+
+
+def match_cut_message(
+    matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
+) -> Match | None:
+    """A message cut short, matched as the raising line states it (`message_at_raise`)."""
+    whole = message_at_raise(frames, message)
+    if whole is None:
+        return None
+    found = matcher.match(exception, whole)
+    if found is None or found.score < 100:
+        return None
+    return replace(found, by="raise_site")

@@ -13,7 +13,8 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.match import same_class, short_class
-from jaxerr_ls.catalog.sites import match_raise_site
+from jaxerr_ls.catalog.shadow import match_shadowed
+from jaxerr_ls.catalog.sites import match_cut_message, match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
@@ -37,7 +38,19 @@ def match_exception(
     """The catalog's match, refined by the API history when the message is about a JAX name
     the user's release lacks or deprecates (see `jaxerr_ls.upgrades`). The release is the one
     whose files the frames run in, else `jax_version`, else the installed one."""
-    match = matcher.match(exception, message)
+    return _with_history(
+        exception, message, matcher.match(exception, message), matcher, jax_version, frame_paths
+    )
+
+
+def _with_history(
+    exception: str,
+    message: str,
+    match: Match | None,
+    matcher: Matcher,
+    jax_version: str | None,
+    frame_paths: Sequence[str],
+) -> Match | None:
     from jaxerr_ls.upgrades.resolve import upgrade_match, worth_resolving
 
     if not worth_resolving(exception, message, match):
@@ -75,7 +88,9 @@ def match_traceback(
     """By the message (of any class when none was copied; refined by the API history), else by
     where JAX raised it, else by a JAX-specific class alone (never a generic one)."""
     if not traceback.exception:
-        return match_any_class(matcher, traceback.message)
+        # A removed name's entry only when the API history confirms it, as with a class.
+        found = match_any_class(matcher, traceback.message)
+        return _with_history("", traceback.message, found, matcher, jax_version, ())
     found = match_exception(
         traceback.exception,
         traceback.message,
@@ -86,9 +101,15 @@ def match_traceback(
     if found is not None:
         found = printed_class_wins(matcher, traceback.exception, traceback.message, found)
         return _with_older_releases(matcher, found)
+    # Code running in a file of the user's named like the library it imports (`optax.py`).
+    found = match_shadowed(matcher, traceback.exception, traceback.message, traceback.frames)
+    if found is not None:
+        return found
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
-        found = match_raise_site(matcher, traceback.exception, frames)
+        found = match_cut_message(
+            matcher, traceback.exception, traceback.message, frames
+        ) or match_raise_site(matcher, traceback.exception, frames)
         if found is not None:
             return found
     return match_by_class(matcher, traceback.exception, traceback.message)
@@ -99,8 +120,11 @@ def _with_older_releases(matcher: Matcher, match: Match) -> Match:
     so an explanation states the whole range."""
     from dataclasses import replace
 
+    from jaxerr_ls.catalog.model import LIBRARIES
     from jaxerr_ls.catalog.older import extend_entry
 
+    if match.entry.library in LIBRARIES:
+        return match  # a library's error (or name): JAX's older releases say nothing of it
     return replace(match, entry=extend_entry(matcher.catalog, match.entry))
 
 
@@ -144,6 +168,15 @@ def explain_paste(
         if match is None:
             continue
         if not reading.traceback.exception:
+            # An exception line of the paste read with its class reached the same entry: that
+            # reading, which says the class and was refined by it (the API history's form).
+            same = [
+                other
+                for other in with_class
+                if other.match is not None and other.match.entry.id == match.entry.id
+            ]
+            if same:
+                return [same[0]]
             # The class of an exception line the paste prints, when the entry is of that class
             # (another class there is an inner error the message quotes: "The error was: ...").
             printed = [

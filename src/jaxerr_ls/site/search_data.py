@@ -11,8 +11,13 @@ import json
 import re
 from collections.abc import Sequence
 
-from jaxerr_ls.catalog.match import FUZZY_CUTOFF, MAX_MESSAGE, Matcher
+from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher, cut_pieces
+from jaxerr_ls.catalog.model import LIBRARIES
+from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
+from jaxerr_ls.upgrades.history import load_history
+from jaxerr_ls.upgrades.libraries import library_history
+from jaxerr_ls.upgrades.resolve import UPGRADE_ENTRIES, missing_names
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).
@@ -75,6 +80,9 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             # newest release) as one number that orders like the Python tuple.
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
+            # literal pieces, for messages cut short (catalog/partial.py); only templates
+            # filed by their first word are tried for those
+            cut_pieces(t.message) if t.prefix and t.whole_word else [],
         ]
         for t in matcher.templates
     ]
@@ -97,7 +105,10 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         for cls, choices in matcher.fuzzy_choices().items()
     }
     return {
+        "upgrades": _upgrades(position),
         "maxMessage": MAX_MESSAGE,
+        "minRead": MIN_READ,
+        "cutScore": CUT_SCORE,
         "fuzzyCutoff": FUZZY_CUTOFF,
         "entries": entries,
         "hasPatterns": sorted({position[entry.id] for entry, _ in matcher.patterns}),
@@ -109,6 +120,25 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "maxSegments": MAX_SEGMENTS,
         "fuzzy": fuzzy,
         "apis": list(apis),
+    }
+
+
+def _upgrades(position: dict[str, int]) -> dict[str, object]:
+    """A missing name's entry (removed, removed module, added later), per entry, for JAX and the
+    libraries whose API history the catalog holds (`upgrades/resolve.py`, release unknown)."""
+    histories = [load_history()]
+    histories += [h for h in (library_history(name) for name in LIBRARIES) if h is not None]
+    direct: dict[int, list[str]] = {}
+    whole: dict[int, list[str]] = {}
+    for history in histories:
+        for found, into in zip(missing_names(history), (direct, whole), strict=True):
+            for name, entry_id in found.items():
+                if entry_id in position:
+                    into.setdefault(position[entry_id], []).append(name)
+    return {
+        "entries": sorted(position[e] for e in UPGRADE_ENTRIES if e in position),
+        "direct": {str(k): sorted(v) for k, v in sorted(direct.items())},
+        "whole": {str(k): sorted(v) for k, v in sorted(whole.items())},
     }
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jaxerr_ls.catalog.versions import version_key
-from jaxerr_ls.upgrades.scan import ModuleScan, scan_module
+from jaxerr_ls.upgrades.scan import JAX_PACKAGES, ModuleScan, scan_module
 
 FORMAT = 1
 NEVER = "-"
@@ -50,9 +50,9 @@ def wheel_version(path: Path) -> str | None:
     return found.group("version") if found else None
 
 
-def module_name(relative: str) -> str | None:
+def module_name(relative: str, root: str = "jax") -> str | None:
     """`jax/numpy/__init__.py` -> `jax.numpy`; None for private modules and non-Python files."""
-    if not relative.endswith(".py") or not relative.startswith("jax/"):
+    if not relative.endswith(".py") or not relative.startswith(root + "/"):
         return None
     parts = relative[: -len(".py")].split("/")
     if parts[-1] == "__init__":
@@ -62,36 +62,38 @@ def module_name(relative: str) -> str | None:
     return ".".join(parts)
 
 
-def _python_files(path: Path) -> dict[str, str]:
+def _python_files(path: Path, root: str = "jax") -> dict[str, str]:
     """`jax/...py` -> text, from a wheel or a source distribution (`jax-0.1.77/jax/...`: the
-    only form of releases before 0.4.1)."""
+    only form of releases before 0.4.1); `root`: a library's top package instead."""
     files: dict[str, str] = {}
     if path.name.endswith(".tar.gz"):
         with tarfile.open(path, "r:gz") as archive:
             for member in archive.getmembers():
                 inner = "/".join(member.name.split("/")[1:])
                 handle = archive.extractfile(member) if member.isfile() else None
-                if handle is not None and inner.startswith("jax/") and inner.endswith(".py"):
+                if handle is not None and inner.startswith(root + "/") and inner.endswith(".py"):
                     files[inner] = handle.read().decode("utf-8", errors="replace")
         return files
     with zipfile.ZipFile(path) as wheel:
         for relative in wheel.namelist():
-            if relative.startswith("jax/") and relative.endswith(".py"):
+            if relative.startswith(root + "/") and relative.endswith(".py"):
                 files[relative] = wheel.read(relative).decode("utf-8", errors="replace")
     return files
 
 
-def scan_wheel(path: Path) -> dict[str, ModuleScan]:
-    """Module name -> scan, for every public module in one wheel or source distribution."""
+def scan_wheel(path: Path, root: str = "jax") -> dict[str, ModuleScan]:
+    """Module name -> scan, for every public module in one wheel or source distribution (of
+    JAX, or of the library whose top package is `root`: its names re-exported from JAX count)."""
     scans: dict[str, ModuleScan] = {}
-    for relative, text in sorted(_python_files(path).items()):
-        name = module_name(relative)
+    own = JAX_PACKAGES if root == "jax" else (root, *JAX_PACKAGES)
+    for relative, text in sorted(_python_files(path, root).items()):
+        name = module_name(relative, root)
         if name is None:
             continue
         if name.startswith(_SKIP_NAMES):
             scans[name] = ModuleScan(open=True)
             continue
-        scans[name] = scan_module(text)
+        scans[name] = scan_module(text, own)
     return scans
 
 

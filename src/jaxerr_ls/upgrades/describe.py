@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import re
 
+from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.upgrades.history import Verdict
+
+
+def product_of(name: str) -> str:
+    """Whose name it is, as prose says it: "JAX", or a library's ("Flax" for `flax.optim`)."""
+    return LIBRARIES.get(name.split(".", 1)[0], "JAX")
 
 
 def gone_since(verdict: Verdict) -> str:
     """ "in JAX 0.6.0" / "before JAX 0.4.26": when the name stopped working."""
+    who = product_of(verdict.facts.name)
     if verdict.removed_in:
-        return f"in JAX {verdict.removed_in}"
+        return f"in {who} {verdict.removed_in}"
     facts = verdict.facts
     if facts.spans and facts.last_release:
-        return f"after JAX {facts.last_release}"
-    return f"before JAX {verdict.oldest}"
+        return f"after {who} {facts.last_release}"
+    return f"before {who} {verdict.oldest}"
 
 
 _ADVICE = re.compile(r"\b[Uu]sed?\s+(?P<what>.+?)(?:\.(?=\s|$)|;|$)")
@@ -50,24 +57,25 @@ def _derived(verdict: Verdict) -> str:
 def describe(verdict: Verdict) -> str:
     """One sentence: what the release does with the name, and what JAX says to use."""
     facts, release = verdict.facts, verdict.release
+    who = product_of(facts.name)
     kind = "module" if facts.is_module else "name"
     instead = use_instead(verdict)
-    said = "JAX says: " if facts.replacement else ""
+    said = f"{who} says: " if facts.replacement else ""
     tail = f"; {said}{instead}" if instead else ""
     if verdict.status == "removed":
         last = f" (last in {facts.last_release})" if facts.last_release else ""
         if not facts.spans and facts.earlier:
-            last = f" (JAX {facts.earlier} already deprecated it)"
+            last = f" ({who} {facts.earlier} already deprecated it)"
         return (
-            f"{facts.name} is not in JAX {release}: the {kind} was removed "
+            f"{facts.name} is not in {who} {release}: the {kind} was removed "
             f"{gone_since(verdict)}{last}{tail}"
         )
     if verdict.status == "not-yet":
         return (
-            f"{facts.name} is not in JAX {release}: the {kind} was added in JAX "
-            f"{verdict.added_in}; upgrade JAX to use it"
+            f"{facts.name} is not in {who} {release}: the {kind} was added in {who} "
+            f"{verdict.added_in}; upgrade {who} to use it"
         )
     if verdict.status == "deprecated":
-        until = f"; removed in JAX {verdict.removed_in}" if verdict.removed_in else ""
-        return f"{facts.name} is deprecated in JAX {release}{until}{tail}"
-    return f"{facts.name} is in JAX {release}"
+        until = f"; removed in {who} {verdict.removed_in}" if verdict.removed_in else ""
+        return f"{facts.name} is deprecated in {who} {release}{until}{tail}"
+    return f"{facts.name} is in {who} {release}"

@@ -9,6 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jaxerr_ls.upgrades.build import build_from_wheels, wheel_version
+from jaxerr_ls.upgrades.libraries import (
+    HISTORY_RELEASES,
+    build_library_history,
+    wheel_release,
+    write_histories,
+)
 
 
 def render(history: dict[str, object]) -> str:
@@ -45,7 +51,15 @@ def main(argv: Sequence[str]) -> int:
         help="older wheels: only their deprecation tables, for names gone before the first wheel",
     )
     parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
+    parser.add_argument(
+        "--library",
+        choices=sorted(HISTORY_RELEASES),
+        help="the wheels are this library's: merge its history into OUTPUT "
+        "(catalog/library-api-history.json.gz)",
+    )
     args = parser.parse_args(list(argv))
+    if args.library:
+        return _library(args.library, args.wheels, args.output)
     for path in [*args.wheels, *args.earlier]:
         if not path.is_file() or wheel_version(path) is None:
             print(f"jaxerr-ls catalog extract-api: not a JAX wheel: {path}", file=sys.stderr)
@@ -67,4 +81,25 @@ def main(argv: Sequence[str]) -> int:
             f"{len(text.encode())} bytes",
             file=sys.stderr,
         )
+    return 0
+
+
+def _library(library: str, wheels: Sequence[Path], output: Path | None) -> int:
+    prog = "jaxerr-ls catalog extract-api --library"
+    if output is None:
+        print(f"{prog}: -o FILE is required (the merged history file)", file=sys.stderr)
+        return 2
+    bad = [p for p in wheels if not p.is_file() or wheel_release(p, library) is None]
+    if bad:
+        print(f"{prog}: not a {library} wheel: {bad[0]}", file=sys.stderr)
+        return 2
+    history = build_library_history(library, wheels)
+    size = write_histories(output, {library: history})
+    modules = history["modules"]
+    assert isinstance(modules, dict)
+    print(
+        f"{output}: {library} {', '.join(map(str, history['releases']))} "  # type: ignore[call-overload]
+        f"({len(modules)} modules); file {size} bytes",
+        file=sys.stderr,
+    )
     return 0

@@ -13,26 +13,52 @@ from dataclasses import replace
 
 from jaxerr_ls.catalog.match import Match, short_class
 from jaxerr_ls.catalog.model import Catalog, Entry
-from jaxerr_ls.upgrades.describe import describe, gone_since, use_instead
+from jaxerr_ls.upgrades.describe import describe, gone_since, product_of, use_instead
 from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
+from jaxerr_ls.upgrades.libraries import DOCS, PIP_NAMES, library_history, library_of_name
 from jaxerr_ls.upgrades.renames import rename_for
 
 REMOVED_API = "removed-api"
 REMOVED_MODULE = "removed-module"
 NOT_YET_ADDED = "api-not-yet-added"
 DEPRECATED_API = "deprecated-api"
-UPGRADE_ENTRIES = frozenset({REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API})
+IN_ANOTHER_MODULE = "jax-name-in-another-module"
+UPGRADE_ENTRIES = frozenset(
+    {REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API, IN_ANOTHER_MODULE}
+)
 
-_NO_ATTRIBUTE = re.compile(r"module '(?P<module>jax(?:\.\w+)*)' has no attribute '(?P<name>\w+)'")
-_NO_MODULE = re.compile(r"No module named '(?P<module>jax(?:\.\w+)+)'")
-_CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>jax(?:\.\w+)*)'")
+# JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
+_ROOTS = "(?:jax|flax|optax|equinox|chex)"
+_NO_ATTRIBUTE = re.compile(
+    rf"module '(?P<module>{_ROOTS}(?:\.\w+)*)' has no attribute '(?P<name>\w+)'"
+)
+_NO_MODULE = re.compile(rf"No module named '(?P<module>{_ROOTS}(?:\.\w+)+)'")
+_CANNOT_IMPORT = re.compile(
+    rf"cannot import name '(?P<name>\w+)' from '(?P<module>{_ROOTS}(?:\.\w+)*)'"
+)
+# A library's changed API, said after the name's own facts (the JAX entries' general text is
+# about JAX's deprecation policy and `jaxerr-ls check`, which reads JAX's names only).
+_LIBRARY_MEANING = """The libraries used with JAX change their public API between releases too:
+Flax dropped `flax.optim` for Optax and moved names between `flax.linen` modules, Optax and
+Equinox add optimizers, state classes and filters release by release. The catalog records, for
+a sample of each library's releases read from its wheels, which modules and names each had: a
+name the installed release lacks was either removed after the code was written, or the code
+needs a newer release than the one installed."""
 # JAX's own wording: "jax.tree_map was removed in JAX v0.6.0: use ...", "jnp.trapz is
 # deprecated; ...", "jax.random.rbg_key(seed) is deprecated", "pltpu.HOST is deprecated".
 _JAX_SAYS = re.compile(
     r"\A(?:The )?(?P<name>(?:jax|jnp|lax|pltpu|pl)(?:\.\w+)+)(?:\(\w*\))?(?: module)?\s+"
     r"(?:was|is|has been|were)\s+(?:removed|deprecated|moved)"
 )
-_ERRORS = ("AttributeError", "ImportError", "ModuleNotFoundError")
+# A missing name raises one of three classes, by how the code reaches it (checked under real
+# JAX: tests/upgrades/programs): `jax.ops.index_update` -> AttributeError, `from jax.ops import
+# index_update` -> ImportError, `import jax.linear_util` -> ModuleNotFoundError. The entry shown
+# is of the class printed, with Python's wording for that form.
+_ERRORS = {
+    "AttributeError": "module '{module}' has no attribute '{name}'",
+    "ImportError": "cannot import name '{name}' from '{module}'",
+    "ModuleNotFoundError": "No module named '{module}'",
+}
 _WARNINGS = ("DeprecationWarning", "FutureWarning")
 
 
@@ -122,19 +148,24 @@ def _specific(verdict: Verdict, version: str | None) -> tuple[str, str, list[str
     instead = use_instead(verdict)
     solutions: list[str] = []
     rename = rename_for(name) if verdict.status != "not-yet" else None
+    who = product_of(name)
+    pip = PIP_NAMES.get(library_of_name(name) or "", "jax")
     if verdict.status == "not-yet":
-        title = f"{name} was added in JAX {verdict.added_in}; this JAX is older"
+        title = f"{name} was added in {who} {verdict.added_in}; this {who} is older"
         wanted = verdict.added_in
-        solutions.append(f"Upgrade JAX to {wanted} or newer (`pip install -U 'jax>={wanted}'`).")
         solutions.append(
-            f"Or write the code for the JAX you have: JAX {verdict.release} has no {name}."
+            f"Upgrade {who} to {wanted} or newer (`pip install -U '{pip}>={wanted}'`)."
         )
+        if not library_of_name(name):
+            solutions.append(
+                f"Or write the code for the {who} you have: {who} {verdict.release} has no {name}."
+            )
     elif verdict.status == "deprecated":
         title = f"{name} is deprecated" + (f"; {instead}" if instead else "")
     else:
         title = f"{name} was removed {gone_since(verdict)}" + (f"; {instead}" if instead else "")
     if instead:
-        solutions.insert(0, f"JAX's advice: {instead}.")
+        solutions.insert(0, f"{who}'s advice: {instead}.")
     if rename is not None:
         kind = "a drop-in rename" if rename.safe else "not a drop-in"
         solutions.insert(
@@ -143,11 +174,34 @@ def _specific(verdict: Verdict, version: str | None) -> tuple[str, str, list[str
             + (" (quick fix: api-rename)." if rename.safe else "."),
         )
     if verdict.status == "removed" and facts.last_release:
-        solutions.append(f"Or pin JAX to {facts.last_release} or older until the code is updated.")
-    said = f' JAX\'s message: "{facts.message}"' if facts.message else ""
-    yours = f" (the JAX that raised it: {version})" if version else ""
+        solutions.append(
+            f"Or pin {who} to {facts.last_release} or older until the code is updated."
+        )
+    said = f' {who}\'s message: "{facts.message}"' if facts.message else ""
+    yours = f" (the {who} that raised it: {version})" if version else ""
     first = describe(verdict) + "." + yours + said
+    if library_of_name(name):
+        # The installed library release is not known from a traceback: say what the releases
+        # read show, and how to check the installed one.
+        first = _library_sentence(verdict, who)
+        solutions.insert(0, f"Check which {who} is installed: `pip show {pip}`.")
     return title, first, solutions
+
+
+def _library_sentence(verdict: Verdict, who: str) -> str:
+    facts = verdict.facts
+    kind = "module" if facts.is_module else "name"
+    spans = ", ".join(f"{a}–{b}" if b else f"{a} on" for a, b in facts.spans)
+    if verdict.status == "not-yet":
+        return (
+            f"{facts.name} is a {who} {kind} since {who} {verdict.added_in} (of the releases "
+            f"read: {spans}): the {who} that raised this is older than that."
+        )
+    return (
+        f"{facts.name} was a {who} {kind} in {who} {spans} and is gone "
+        f"{gone_since(verdict)}: the code was written for an older {who} than the one "
+        "installed."
+    )
 
 
 def upgrade_match(
@@ -167,20 +221,105 @@ def upgrade_match(
     if name is None:
         return fallback
     warning = short_class(exception) in _WARNINGS
+    library = library_of_name(name)
+    if library is not None:
+        # The JAX release says nothing of the library's: the library's history alone answers.
+        found = library_history(library)
+        if found is None:
+            return fallback
+        history, version = found, None
     verdict = _verdict(history, name, version, warning)
     if verdict is None:
+        elsewhere = _elsewhere(history, name) if library is None and not warning else []
+        if elsewhere:
+            return _in_another_module(exception, name, elsewhere, catalog) or fallback
         return fallback
     entry = catalog.get(entry_for(verdict))
     if entry is None:
         return fallback
     title, first, solutions = _specific(verdict, version)
+    printed = short_class(exception)
+    form = _ERRORS.get(printed)
     shown = replace(
         entry,
+        exception=printed if form else entry.exception,
+        message=form or entry.message,
         title=title,
-        meaning=first + "\n\n" + entry.meaning.strip(),
-        solutions=(*solutions, *entry.solutions),
+        meaning=first + "\n\n" + (_LIBRARY_MEANING if library else entry.meaning.strip()),
+        solutions=(*solutions, *(() if library else entry.solutions)),
+        library=library or entry.library,
+        # JAX's quick fixes and documentation are about JAX's names only.
+        fixes=() if library else entry.fixes,
+        docs=DOCS.get(library, "") if library else entry.docs,
     )
-    return Match(shown, fields_for(verdict, version), 100)
+    fields = fields_for(verdict, version)
+    if library:
+        fields.pop("release", None)  # a stand-in: the library release installed is not known
+    return Match(shown, fields, 100)
+
+
+def missing_names(history: ApiHistory) -> tuple[dict[str, str], dict[str, str]]:
+    """What a page without the user's JAX (the site's search) needs to say what `_verdict` says
+    with the release unknown: the names the newest release lacks (removed, or not yet added), by
+    entry, read for each prefix of a dotted name; and the names `_verdict` answers only from the
+    whole name (added after the oldest release read)."""
+    names = set(history.module_names())
+    for module in history.module_names():
+        names.update(f"{module}.{attribute}" for attribute in history.attribute_names(module))
+    direct: dict[str, str] = {}
+    whole: dict[str, str] = {}
+    for name in sorted(names):
+        verdict = history.verdict(name, None)
+        if verdict is not None and verdict.status in ("removed", "not-yet"):
+            direct[name] = entry_for(verdict)
+            continue
+        verdict = _verdict(history, name, None, False)
+        if verdict is not None:
+            whole[name] = entry_for(verdict)
+    return direct, whole
+
+
+def _elsewhere(history: ApiHistory, name: str) -> list[str]:
+    """The modules of that last name JAX's newest release has, when no release had `name`
+    itself (`jax.stax` -> `jax.example_libraries.stax`)."""
+    if history.facts(name) is not None or "." not in name:
+        return []
+    last = name.rsplit(".", 1)[1]
+    found = []
+    for module in history.module_names():
+        if module.rsplit(".", 1)[-1] != last or module == name:
+            continue
+        facts = history.facts(module)
+        if facts is not None and facts.spans and not facts.last_release:
+            found.append(module)
+    return sorted(found, key=lambda m: (m.count("."), m))[:4]
+
+
+def _in_another_module(
+    exception: str, name: str, elsewhere: list[str], catalog: Catalog
+) -> Match | None:
+    entry = catalog.get(IN_ANOTHER_MODULE)
+    if entry is None:
+        return None
+    printed = short_class(exception)
+    form = _ERRORS.get(printed)
+    where = ", ".join(f"`{m}`" for m in elsewhere)
+    first = (
+        f"No JAX release had `{name}`; JAX's modules of that name are {where}."
+        if len(elsewhere) > 1
+        else f"No JAX release had `{name}`; JAX has it as {where}."
+    )
+    shown = replace(
+        entry,
+        exception=printed if form else entry.exception,
+        message=form or entry.message,
+        title=f"{name} is not a JAX module: use {elsewhere[0]}"
+        + (f" (or {', '.join(elsewhere[1:])})" if len(elsewhere) > 1 else ""),
+        meaning=first + "\n\n" + entry.meaning.strip(),
+        solutions=(f"Import it from {where}.", *entry.solutions),
+    )
+    fields = {"name": name, "status": "elsewhere", "elsewhere": ", ".join(elsewhere)}
+    return Match(shown, fields, 100)
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

@@ -40,8 +40,12 @@ def _is_type_checking(test: ast.expr) -> int:
     return 0
 
 
-def _from_jax(module: str | None, level: int) -> bool:
-    return level > 0 or (module or "").split(".")[0] in ("jax", "jaxlib")
+# The packages whose re-exports count without `as` (JAX's; a library's own, see build.py).
+JAX_PACKAGES = ("jax", "jaxlib")
+
+
+def _from_jax(module: str | None, level: int, own: tuple[str, ...] = JAX_PACKAGES) -> bool:
+    return level > 0 or (module or "").split(".")[0] in own
 
 
 def _deprecation_table(table_node: ast.expr) -> dict[str, Deprecation]:
@@ -87,31 +91,33 @@ def _bind(scan: ModuleScan, name: str) -> None:
         scan.names.add(name)
 
 
-def _statements(scan: ModuleScan, body: list[ast.stmt]) -> None:
+def _statements(
+    scan: ModuleScan, body: list[ast.stmt], own: tuple[str, ...] = JAX_PACKAGES
+) -> None:
     for node in body:
         if isinstance(node, ast.If):
             checking = _is_type_checking(node.test)
             # Names bound only for type checkers are the deprecated ones: the table tells.
             if checking != 1:
-                _statements(scan, node.body)
+                _statements(scan, node.body, own)
             if checking != -1:
-                _statements(scan, node.orelse)
+                _statements(scan, node.orelse, own)
         elif isinstance(node, ast.Try):
-            _statements(scan, node.body)
+            _statements(scan, node.body, own)
             for handler in node.handlers:
-                _statements(scan, handler.body)
-            _statements(scan, node.orelse)
-            _statements(scan, node.finalbody)
+                _statements(scan, handler.body, own)
+            _statements(scan, node.orelse, own)
+            _statements(scan, node.finalbody, own)
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name == "*":
-                    scan.open = scan.open or not _from_jax(node.module, node.level)
-                elif _from_jax(node.module, node.level) or alias.asname == alias.name:
+                    scan.open = scan.open or not _from_jax(node.module, node.level, own)
+                elif _from_jax(node.module, node.level, own) or alias.asname == alias.name:
                     _bind(scan, alias.asname or alias.name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname and (
-                    alias.name.split(".")[0] == "jax" or alias.asname == alias.name
+                    alias.name.split(".")[0] in own[:1] or alias.asname == alias.name
                 ):
                     _bind(scan, alias.asname)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -139,12 +145,13 @@ def _statements(scan: ModuleScan, body: list[ast.stmt]) -> None:
                     scan.names.discard(target.id)
 
 
-def scan_module(text: str) -> ModuleScan:
-    """Public names and deprecation table of one module's source; bad source scans empty."""
+def scan_module(text: str, own: tuple[str, ...] = JAX_PACKAGES) -> ModuleScan:
+    """Public names and deprecation table of one module's source; bad source scans empty.
+    `own`: the packages (JAX's, or a library's) whose names a plain `from ... import` re-exports."""
     scan = ModuleScan()
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return scan
-    _statements(scan, tree.body)
+    _statements(scan, tree.body, own)
     return scan

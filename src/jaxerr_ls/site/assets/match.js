@@ -161,7 +161,58 @@
       var sure = best.key[0] === 1 || !cls;
       return { entry: best.entry, fields: best.fields, score: sure ? 100 : 85 };
     }
-    return this.fuzzy(cls, norm(text.split("\n")[0]));
+    // catalog/match.py: a cut message names its error unless the text is nearly another
+    // template's whole literal text.
+    var cut = this.cut(cls, normalised);
+    var close = this.fuzzy(cls, norm(text.split("\n")[0]));
+    if (cut !== null && (close === null || close.score <= this.data.cutScore)) return cut;
+    return close;
+  };
+
+  // catalog/partial.py's follow: how far a message cut short reads a template's literal pieces.
+  var CUT_MARKS = /(?:\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\]))+\s*$/;
+  function follow(pieces, names, text) {
+    text = text.replace(CUT_MARKS, "");
+    if (!text || !pieces.length) return null;
+    var first = pieces[0];
+    if (!first.startsWith(text.slice(0, first.length))) return null;
+    if (text.length <= first.length) return { read: text.length, fields: {} };
+    if (pieces.length !== names.length + 1) return null;
+    for (var m = 1; m < pieces.length - 1; m++) { if (!pieces[m]) return null; }
+    var read = first.length, position = first.length, fields = {};
+    for (var i = 1; i < pieces.length; i++) {
+      var piece = pieces[i], name = names[i - 1];
+      if (!piece) { fields[name] = text.slice(position).trim(); return { read: read, fields: fields }; }
+      var found = text.indexOf(piece, position);
+      if (found < 0) {
+        var value = text.slice(position), tail = 0;
+        for (var size = Math.min(piece.length, value.length); size > 0; size--) {
+          if (value.endsWith(piece.slice(0, size))) { value = value.slice(0, -size); tail = size; break; }
+        }
+        fields[name] = value.trim();
+        return { read: read + tail, fields: fields };
+      }
+      fields[name] = text.slice(position, found).trim();
+      read += piece.length;
+      position = found + piece.length;
+      if (position >= text.length) return { read: read, fields: fields };
+    }
+    return null;
+  }
+
+  Matcher.prototype.cut = function (cls, normalised) {
+    var first = normalised ? normalised.split(" ")[0] : "";
+    var group = Object.prototype.hasOwnProperty.call(this.byWord, first) ? this.byWord[first] : [];
+    var best = null;
+    for (var i = 0; i < group.length; i++) {
+      var t = group[i];
+      if (cls && !this.sameClass(t[8], cls)) continue;
+      var found = follow(t[9], t[6], normalised);
+      if (found === null || found.read < this.data.minRead) continue;
+      var key = [found.read, t[7], t[5], this.entries[t[0]][3], this.hasPatterns[t[0]] ? 0 : 1];
+      if (best === null || greater(key, best.key)) best = { key: key, entry: t[0], fields: found.fields };
+    }
+    return best === null ? null : { entry: best.entry, fields: best.fields, score: this.data.cutScore };
   };
 
   // rapidfuzz's fuzz.ratio: 100 * (1 - indel distance / total length), via the longest common
@@ -387,6 +438,69 @@
     found.message = splitNote(found.message);
     return unwrap(found);
   }
+
+  // upgrades/resolve.py without the user's release: a missing JAX (or library) name is
+  // explained by the entry its API history supports, or by none when the history lacks it.
+  var ROOTS = "(?:jax|flax|optax|equinox|chex)";
+  var NO_ATTRIBUTE = new RegExp("module '(" + ROOTS + "(?:\\.\\w+)*)' has no attribute '(\\w+)'");
+  var NO_MODULE = new RegExp("No module named '(" + ROOTS + "(?:\\.\\w+)+)'");
+  var CANNOT_IMPORT = new RegExp("cannot import name '(\\w+)' from '(" + ROOTS + "(?:\\.\\w+)*)'");
+
+  function nameIn(exception, message) {
+    var cls = shortClass(exception || ""), text = message.trim(), found;
+    if (cls === "AttributeError" || cls === "") {
+      found = NO_ATTRIBUTE.exec(text);
+      if (found) return found[1] + "." + found[2];
+    }
+    if (cls === "ModuleNotFoundError" || cls === "ImportError" || cls === "") {
+      found = NO_MODULE.exec(text);
+      if (found) return found[1];
+      found = CANNOT_IMPORT.exec(text);
+      if (found) return found[2] + "." + found[1];
+    }
+    return null;
+  }
+
+  Matcher.prototype.upgrade = function (exception, message, current) {
+    var data = this.data.upgrades;
+    if (!data) return current;
+    if (!this.upgradeNames) {
+      var byName = function (table) {
+        var names = {};
+        Object.keys(table).forEach(function (entry) {
+          table[entry].forEach(function (name) { names[name] = Number(entry); });
+        });
+        return names;
+      };
+      this.upgradeNames = byName(data.direct);
+      this.upgradeWhole = byName(data.whole);
+      this.upgradeEntries = {};
+      for (var u = 0; u < data.entries.length; u++) this.upgradeEntries[data.entries[u]] = true;
+    }
+    var ours = current !== null && !!this.upgradeEntries[current.entry];
+    if (current !== null && this.entries[current.entry][3] && !ours) return current;
+    var fallback = ours ? null : current;
+    var name = nameIn(exception, message);
+    if (name === null) return fallback;
+    var parts = name.split(".");
+    for (var k = 2; k <= parts.length; k++) {
+      var prefix = parts.slice(0, k).join(".");
+      if (Object.prototype.hasOwnProperty.call(this.upgradeNames, prefix)) {
+        return { entry: this.upgradeNames[prefix], fields: { name: prefix }, score: 100 };
+      }
+    }
+    if (Object.prototype.hasOwnProperty.call(this.upgradeWhole, name)) {
+      return { entry: this.upgradeWhole[name], fields: { name: name }, score: 100 };
+    }
+    return fallback;
+  };
+
+  // A pasted text: its last exception, matched, and a missing name explained by its history.
+  Matcher.prototype.explain = function (text) {
+    var found = lastException(text);
+    var match = this.match(found.exception, found.message);
+    return { found: found, match: this.upgrade(found.exception, found.message, match) };
+  };
 
   var api = { Matcher: Matcher, lastException: lastException, norm: norm };
   if (typeof module !== "undefined" && module.exports) module.exports = api;

@@ -73,8 +73,8 @@
     var text = query.value;
     results.textContent = "";
     if (!text.trim()) { status.textContent = ""; return; }
-    var found = window.JaxerrMatch.lastException(text);
-    var match = matcher.match(found.exception, found.message);
+    var explained = matcher.explain(text);
+    var found = explained.found, match = explained.match;
     var shown = {};
     if (match) {
       var fields = Object.keys(match.fields).map(function (k) { return k + " = " + match.fields[k]; });

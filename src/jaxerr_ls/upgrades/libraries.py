@@ -1,0 +1,112 @@
+"""The public API history of the libraries used with JAX (Flax, Optax, Equinox, Chex), built
+like JAX's from their wheels (read, never imported): which releases have each module and name.
+
+It answers what JAX's history answers for `jax.*`: `module 'flax' has no attribute 'optim'` is a
+module Flax removed (gone by 0.6.3, present in 0.5.3), `flax.linen.initializers.zeros_init` a name
+the user's older Flax lacks. Stored in one file, `catalog/library-api-history.json.gz`:
+`{"format": 1, "libraries": {"flax": <history as api-history.json>, ...}}`. The releases read
+are a sample (`HISTORY_RELEASES`), so "removed in Flax 0.6.3" means "gone by 0.6.3".
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from jaxerr_ls.catalog.model import LIBRARIES as LIBRARY_NAMES
+from jaxerr_ls.upgrades.build import build_history, scan_wheel
+from jaxerr_ls.upgrades.history import ApiHistory
+
+FORMAT = 1
+HISTORY_FILE = "library-api-history.json.gz"
+# Releases read per library (distribution name, releases): the raise-site extraction's releases
+# plus older ones around the removals and additions users meet (`flax.optim` went between 0.5.3
+# and 0.6.3; `zeros_init` came between 0.6.3 and 0.6.11; Optax's Lion between 0.1.4 and 0.1.7).
+HISTORY_RELEASES: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "flax": ("flax", ("0.3.6", "0.5.3", "0.6.3", "0.6.11", "0.7.5", "0.8.5", "0.10.7", "0.12.8")),
+    "optax": ("optax", ("0.0.9", "0.1.4", "0.1.7", "0.1.9", "0.2.8")),
+    "equinox": ("equinox", ("0.10.11", "0.11.4", "0.11.12", "0.13.8")),
+    "chex": ("chex", ("0.1.7", "0.1.86", "0.1.92")),
+}
+# Where each library documents its API (the JAX entries link JAX's API compatibility policy).
+DOCS = {
+    "flax": "https://flax.readthedocs.io/en/latest/",
+    "optax": "https://optax.readthedocs.io/",
+    "equinox": "https://docs.kidger.site/equinox/",
+    "chex": "https://chex.readthedocs.io/",
+}
+# Package index names as pip and wheels spell them.
+PIP_NAMES = {name: dist for name, (dist, _) in HISTORY_RELEASES.items()}
+_WHEEL = re.compile(r"^(?P<dist>[A-Za-z0-9_.]+?)-(?P<version>\d[^-]*)-py\d")
+_ROOT = re.compile(r"^(?P<root>[a-z]+)\.")
+
+
+def wheel_release(path: Path, library: str) -> str | None:
+    """`flax-0.6.3-py3-none-any.whl` -> `0.6.3` for library `flax`; None for another's wheel."""
+    found = _WHEEL.match(path.name)
+    dist = HISTORY_RELEASES.get(library, (library, ()))[0]
+    if found is None or found.group("dist").replace("_", "-").lower() != dist:
+        return None
+    return found.group("version")
+
+
+def build_library_history(library: str, wheels: Iterable[Path]) -> dict[str, object]:
+    """One library's history (the format of `catalog/api-history.json`) from its wheels."""
+    scans = {}
+    for path in wheels:
+        release = wheel_release(path, library)
+        if release is not None:
+            scans[release] = scan_wheel(path, library)
+    if not scans:
+        raise ValueError(f"no {library} wheels given")
+    return build_history(scans)
+
+
+def write_histories(path: Path, histories: Mapping[str, dict[str, object]]) -> int:
+    """Merge the given libraries' histories into the file (others kept); its size in bytes."""
+    data: dict[str, object] = {"format": FORMAT, "libraries": {}}
+    if path.exists():
+        data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    libraries = data.setdefault("libraries", {})
+    assert isinstance(libraries, dict)
+    libraries.update(histories)
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    blob = gzip.compress(text.encode("utf-8"), mtime=0)
+    path.write_bytes(blob)
+    return len(blob)
+
+
+def history_path() -> Path:
+    from jaxerr_ls.catalog.load import catalog_dir
+
+    return catalog_dir() / HISTORY_FILE
+
+
+@lru_cache(maxsize=1)
+def _load(path: Path | None = None) -> dict[str, ApiHistory]:
+    try:
+        data = json.loads(gzip.decompress((path or history_path()).read_bytes()).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, EOFError):
+        return {}
+    libraries = data.get("libraries", {}) if isinstance(data, dict) else {}
+    return {
+        name: ApiHistory(history)
+        for name, history in (libraries.items() if isinstance(libraries, dict) else ())
+        if isinstance(history, dict)
+    }
+
+
+def library_of_name(dotted: str) -> str | None:
+    """`flax.linen.initializers.zeros_init` -> `flax`; None for JAX's names and unknown roots."""
+    found = _ROOT.match(dotted + ".")
+    root = found.group("root") if found else ""
+    return root if root in LIBRARY_NAMES and root in HISTORY_RELEASES else None
+
+
+def library_history(library: str) -> ApiHistory | None:
+    """The shipped history of one library; None when it has none."""
+    return _load().get(library)

@@ -1,0 +1,158 @@
+"""General rules the field corpus asked for, each on the public paste that showed the need
+(`tests/field/pastes/`, verbatim, URLs in its index.json): a message cut short completed from the
+raising line, a class only older releases raised, a class a library renamed, a class-less paste
+in an older release's wording, a sentence typed without its full stop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.sites import message_at_raise
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.tracebacks import parse_tracebacks
+from jaxerr_ls.tracebacks.model import Frame
+
+PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher(load_catalog())
+
+
+def _paste(name: str) -> str:
+    [path] = PASTES.glob(f"{name}-*.txt")
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_cut_message_is_completed_from_the_raising_line(matcher: Matcher) -> None:
+    """flax#3147: `ValueError: parent must be None,` under `raise ValueError('parent must be
+    None, Module or Scope')` in Flax's module.py."""
+    [found] = explain_text(_paste("138"), matcher)
+    assert found.traceback.message == "parent must be None,"
+    assert found.match is not None and found.match.by == "raise_site"
+    assert found.match.entry.library == "flax"
+    assert found.match.entry.message == "parent must be None, Module or Scope"
+
+
+def test_a_message_the_raising_line_does_not_begin_is_not_completed() -> None:
+    frame = Frame(
+        "/venv/lib/python3.11/site-packages/flax/linen/module.py",
+        1001,
+        "__post_init__",
+        "raise ValueError('parent must be None, Module or Scope')",
+    )
+    assert message_at_raise((frame,), "parent must be None,") == (
+        "parent must be None, Module or Scope"
+    )
+    assert message_at_raise((frame,), "parent must be a Module") is None  # not its beginning
+    assert message_at_raise((frame,), "parent") is None  # too short to say anything
+    user = Frame("/home/u/model.py", 3, "f", frame.source)  # not a library's frame
+    assert message_at_raise((user,), "parent must be None,") is None
+    call = Frame(frame.path, 1001, "f", "check('parent must be None, Module or Scope')")
+    assert message_at_raise((call,), "parent must be None,") is None  # no raise on the line
+
+
+def test_a_class_only_older_releases_raised_names_its_entry(matcher: Matcher) -> None:
+    """jax#19453 (JAX 0.4.20): Pallas's TritonLoweringException, a class JAX 0.4.26 and later
+    no longer have; the paste is cut inside the equation."""
+    found = explain_text(_paste("143"), matcher)[-1]
+    assert found.match is not None and found.match.by == "class"
+    # The older error (0.4.19-0.4.23) is the curated lowering entry's: its pattern matches it.
+    assert found.match.entry.id == "pallas-lowering-rule-failed"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "TritonLoweringException" in classes
+
+
+def test_an_older_error_a_curated_pattern_describes_joins_that_entry(matcher: Matcher) -> None:
+    """JAX 0.1-0.2 raised `ValueError: jaxlib is version 0.1.69, but this version of jax
+    requires version 0.1.74.` (ParallelFold#13); jaxlib-version-too-old's pattern describes it."""
+    [found] = explain_text(_paste("232"), matcher)
+    assert found.match is not None and found.match.entry.id == "jaxlib-version-too-old"
+    classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
+    assert "ValueError" in classes
+
+
+def test_a_renamed_library_class_names_its_entry(matcher: Matcher) -> None:
+    """equinox#696: Equinox 0.11.4's `EqxRuntimeError` is today's EquinoxRuntimeError."""
+    found = explain_text(_paste("066"), matcher)[-1]
+    assert found.match is not None and found.match.by == "class"
+    assert found.match.entry.id == "equinox-runtime-error"
+
+
+def test_a_classless_paste_in_an_older_wording(matcher: Matcher) -> None:
+    """brax#306: only the message of JAX 0.2-0.4's TracerArrayConversionError was pasted."""
+    [found] = explain_text(_paste("195"), matcher)
+    assert found.traceback.exception == ""
+    assert found.match is not None and found.match.entry.id == "tracer-array-conversion"
+
+
+def test_a_sentence_without_its_full_stop(matcher: Matcher) -> None:
+    """numpyro#853: `IndexError: Array boolean indices must be concrete` (JAX 0.2 printed the
+    full stop); a message that goes on after the sentence still does not match."""
+    [found] = explain_text(_paste("078"), matcher)
+    assert found.match is not None and found.match.entry.exception == "IndexError"
+    assert found.match.entry.message == "Array boolean indices must be concrete."
+    assert matcher.match("IndexError", "Array boolean indices must be concrete or else") is None
+
+
+def test_parse_of_the_cut_paste_keeps_the_raising_frame() -> None:
+    [tb] = parse_tracebacks(_paste("138"))
+    assert tb.frames[-1].source.startswith("raise ValueError(")
+
+
+def test_a_message_typed_in_a_comment(matcher: Matcher) -> None:
+    """equinox#213: `jax.grad(mlp)(point) #error: Gradient only defined for ...`; an exception
+    line whose message quotes JAX's after its own label is still read with its class (ivy)."""
+    [found] = explain_text(_paste("076"), matcher)
+    assert found.match is not None and found.match.entry.id == "grad-non-scalar-output"
+    [ivy] = explain_text(_paste("010"), matcher)
+    assert ivy.traceback.exception.endswith("IvyBackendException")
+
+
+def test_the_backend_log_cut_at_its_colon(matcher: Matcher) -> None:
+    """grok-1: `INFO:jax._src.xla_bridge:Unable to initialize backend 'cuda':` (JAX logs the
+    reason after the colon; the paste stops there)."""
+    [found] = explain_text(_paste("036"), matcher)
+    assert found.match is not None
+    assert found.match.entry.id == "cuda-backend-failed-to-initialize"
+
+
+def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
+    """jax#20908 (JAX 0.4.26's wording: "install jaxlib GPU 0.4.24 or newer"), and the CPU
+    wording of today's JAX (the entry's example proves it under JAX 0.10.2)."""
+    found = explain_text(_paste("053"), matcher)[-1]
+    assert found.match is not None and found.match.entry.id == "pallas-unsupported-platform"
+    assert found.match.fields["platform"] == "tpu"
+    cpu = matcher.match("ValueError", "Only interpret mode is supported on CPU backend.")
+    assert cpu is not None and cpu.entry.id == "pallas-unsupported-platform"
+
+
+def test_a_users_file_named_like_the_library(matcher: Matcher) -> None:
+    """optax#345: big_vision's own `optax.py` runs `optax.masked`: the name every Optax release
+    has is missing from the file Python imported instead."""
+    [found] = explain_text(_paste("177"), matcher)
+    assert found.match is not None and found.match.entry.id == "module-shadowed-by-local-file"
+    assert found.match.fields["file"].endswith("big_vision/optax.py")
+
+
+def test_no_shadowing_without_a_file_of_that_name(matcher: Matcher) -> None:
+    from jaxerr_ls.catalog.shadow import match_shadowed
+
+    message = "module 'optax' has no attribute 'masked'"
+    installed = Frame("/venv/lib/python3.11/site-packages/optax.py", 3, "f", "optax.masked")
+    other = Frame("/home/u/train.py", 3, "f", "optax.masked")
+    assert match_shadowed(matcher, "AttributeError", message, (installed, other)) is None
+    numpy = Frame("/home/u/numpy.py", 3, "f", "numpy.foo")  # not a library of JAX's stack
+    assert (
+        match_shadowed(matcher, "AttributeError", "module 'numpy' has no attribute 'foo'", (numpy,))
+        is None
+    )
+    mine = Frame("/home/u/optax.py", 3, "f", "optax.masked")
+    assert match_shadowed(matcher, "TypeError", message, (mine,)) is None
+    found = match_shadowed(matcher, "AttributeError", message, (mine,))
+    assert found is not None and found.fields["module"] == "optax"

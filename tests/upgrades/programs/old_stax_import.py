@@ -1,0 +1,3 @@
+from jax.experimental import stax
+
+print(stax.Dense(4))

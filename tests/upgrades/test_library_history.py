@@ -1,0 +1,99 @@
+"""The libraries' API history (`catalog/library-api-history.json.gz`, read from Flax, Optax,
+Equinox and Chex wheels by scripts/library-api-history): a name a library removed or added
+later is explained with the library's releases, on the pastes users posted (field corpus,
+verbatim, URLs in tests/field/pastes/index.json)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.render.terminal import render_explanations
+from jaxerr_ls.upgrades.libraries import HISTORY_RELEASES, library_history, library_of_name
+from jaxerr_ls.upgrades.scan import scan_module
+
+PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
+MATCHER = Matcher(load_catalog())
+
+
+def _paste(number: str) -> str:
+    [path] = PASTES.glob(f"{number}-*.txt")
+    return path.read_text(encoding="utf-8")
+
+
+def test_every_library_has_its_releases() -> None:
+    for library, (_, releases) in HISTORY_RELEASES.items():
+        history = library_history(library)
+        assert history is not None and history.releases == releases
+
+
+def test_what_the_releases_read_show() -> None:
+    flax, optax = library_history("flax"), library_history("optax")
+    assert flax is not None and optax is not None
+    optim = flax.facts("flax.optim")
+    assert optim is not None and optim.spans == (("0.3.6", "0.5.3"),)
+    zeros = flax.facts("flax.linen.initializers.zeros_init")
+    assert zeros is not None and zeros.spans == (("0.6.11", ""),)
+    lion = optax.facts("optax.ScaleByLionState")
+    assert lion is not None and lion.added_in == "0.1.7"
+    masked = optax.facts("optax.masked")  # in every release read
+    assert masked is not None and masked.spans == (("0.0.9", ""),)
+
+
+@pytest.mark.parametrize(
+    ("number", "entry", "library", "said"),
+    [
+        ("181", "removed-api", "flax", "gone in Flax 0.6.3"),  # naruya/VaxNeRF#10
+        ("202", "api-not-yet-added", "flax", "since Flax 0.6.11"),  # flax#3117
+        ("179", "api-not-yet-added", "optax", "since Optax 0.1.7"),  # magenta/mt3#119
+    ],
+)
+def test_a_pasted_library_name_is_explained(
+    number: str, entry: str, library: str, said: str
+) -> None:
+    found = [e for e in explain_text(_paste(number), MATCHER) if e.match is not None][0]
+    assert found.match is not None
+    assert (found.match.entry.id, found.match.entry.library) == (entry, library)
+    assert found.match.entry.exception == "AttributeError"
+    text = render_explanations([found])
+    assert said in text
+    assert f"pip show {library}" in text  # what to check: the release installed
+    assert "JAX 0." not in text.split("How to fix")[0]  # the library's releases, not JAX's
+    assert "api-rename" not in text  # JAX's quick fix is not offered for a library's name
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AttributeError: module 'optax' has no attribute 'masked'",  # optax has it: no claim
+        "AttributeError: module 'flax' has no attribute 'no_such_name'",
+        "ModuleNotFoundError: No module named 'flax'",
+        "AttributeError: module 'orbax' has no attribute 'checkpoint'",  # no history for it
+    ],
+)
+def test_names_a_library_history_does_not_support_get_no_upgrade_entry(line: str) -> None:
+    text = 'Traceback (most recent call last):\n  File "t.py", line 1, in <module>\n    x\n'
+    [found] = explain_text(text + line + "\n", MATCHER)
+    assert found.match is None or found.match.entry.id not in {"removed-api", "api-not-yet-added"}
+
+
+def test_library_of_name() -> None:
+    assert library_of_name("flax.linen.Dense") == "flax"
+    assert library_of_name("jax.numpy.trapz") is None
+    assert library_of_name("flaxy.thing") is None
+
+
+def test_a_library_module_reexports_its_own_and_jax_names() -> None:
+    source = (
+        "from flax.linen.linear import Dense\n"
+        "from jax.nn.initializers import zeros\n"
+        "from typing import Any\n"
+        "import flax.linen as nn\n"
+    )
+    scan = scan_module(source, ("flax", "jax", "jaxlib"))
+    assert {"Dense", "zeros", "nn"} <= scan.names and "Any" not in scan.names
+    # JAX's own modules keep JAX's rule: a plain import from another package is no export.
+    assert "Dense" not in scan_module(source).names

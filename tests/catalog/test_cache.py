@@ -26,6 +26,12 @@ def test_cached_catalog_equals_the_files(tmp_path: Path) -> None:
         assert loaded.jax_version == fresh.jax_version and loaded.source == fresh.source
         assert loaded.for_api("jax.jit") == fresh.for_api("jax.jit")
         assert loaded.get("eager-shard-map-ref") == fresh.get("eager-shard-map-ref")
+    # Read from the cache, equal strings are one object (the server's memory, issue 20), and an
+    # API's entries are the catalog's own.
+    exceptions = [entry.exception for entry in again.entries]
+    assert len({id(name) for name in exceptions}) == len(set(exceptions))
+    first = again.for_api("jax.jit")[0]
+    assert again.get(first.id) is first
 
 
 def test_an_edited_entry_is_never_served_stale(tmp_path: Path) -> None:

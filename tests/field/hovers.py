@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from jaxerr_ls.analysis.call_shape import call_table
 from jaxerr_ls.catalog import Catalog, Matcher
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.render.hover_rank import rank_hover
@@ -68,7 +69,7 @@ def hover_seen(
         diagnostics.append(types.Diagnostic(span, "", code=entry, source="jaxerr"))
     source = program.program.read_text(encoding="utf-8")
     line_ids, shape_ids = hover_context(
-        source, program.hover.line - 1, program.hover.character + 1, api, diagnostics
+        call_table(source), program.hover.line - 1, program.hover.character + 1, api, diagnostics
     )
     ranked = rank_hover(
         own,

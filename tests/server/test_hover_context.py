@@ -4,6 +4,7 @@ own errors, with the count."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from jaxerr_ls.catalog import Catalog
+from jaxerr_ls.shells.lsp.context import CHEAP_LINES
 
 from .conftest import open_doc, root, run_python
 from .test_diagnostics import clear, explain, wait_diagnostics
@@ -84,3 +86,44 @@ async def test_the_raised_error_leads_the_hover_on_the_line_to_change(
     assert own.index("grad-integer-input") >= 3  # not among the first three before issue 19
     assert at_risk(text)[0] == "grad-integer-input"
     await clear(client)
+
+
+async def test_a_large_file_hovers_at_once_then_in_context_once_its_table_is_read(
+    client: LanguageClient, catalog: Catalog
+) -> None:
+    """A file over the lines read on the hover (issue 20): its call table is the worker's. A hover
+    sent as the file opens (the worker starting, the analysis to come) shows the API's errors at
+    once; once the table is in, the same hover puts the call's risk first. After an edit that
+    moves the call, the hover on its new line finds it too (a table is never used for another
+    text)."""
+    filler = "".join(f"value_{n} = {n}\n" for n in range(CHEAP_LINES + 50))
+    source = METHOD + filler
+    uri = open_doc(client, root(client) / "large_method.py", source)
+    count = f"{len(catalog.for_api('jax.jit'))} catalogued errors"
+    assert count in await hover_text(client, uri, 4, 6)
+    assert await at_risk_soon(client, uri, 4, 6) == ["jit-method-self"]
+    moved = "# a comment\n# and another\n" + source
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=2, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(moved)],
+        )
+    )
+    assert count in await hover_text(client, uri, 6, 6)
+    assert await at_risk_soon(client, uri, 6, 6) == ["jit-method-self"]
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri))
+    )
+
+
+async def at_risk_soon(
+    client: LanguageClient, uri: str, line: int, character: int, deadline: float = 60.0
+) -> list[str]:
+    """What the hover says is at risk, asked again until it says something or `deadline` s."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + deadline
+    while True:
+        found = at_risk(await hover_text(client, uri, line, character))
+        if found or loop.time() > until:
+            return found
+        await asyncio.sleep(0.05)  # between asks, not a wait for the table

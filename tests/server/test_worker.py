@@ -148,3 +148,35 @@ def test_a_file_over_the_limit_is_not_analysed_and_the_log_says_so(
         assert f"{len(lines)} lines, over the {MAX_LINES} analysed" in caplog.text
 
     asyncio.run(scenario())
+
+
+METHOD = """from jax import jit
+
+
+class A1:
+    @jit
+    def f(self, x):
+        return x
+
+
+print(A1().f(5))
+"""
+
+
+def test_a_call_table_comes_back_while_a_long_analysis_runs(analyser: Analyser) -> None:
+    """Hovers in context read the worker's call table (issue 20): it is not queued behind the
+    analyses, and it says what the call on a line risks."""
+
+    async def scenario() -> None:
+        await asyncio.wait_for(analyser.submit("file", "warm.py", None, "import jax\n"), 120)
+        long = analyser.submit("file", "long.py", None, long_file(3000))  # tens of seconds
+        table = await asyncio.wait_for(analyser.submit("context", "m.py", None, METHOD), 60)
+        assert not long.done()
+        assert table.shape(4, 6, "jax.jit").entry_ids == ("jit-method-self",)  # on `@jit`
+        broken = await asyncio.wait_for(analyser.submit("context", "b.py", None, "def f(:\n"), 60)
+        assert broken is None  # a text that does not parse has no table
+        analyser.cancel("long.py")
+        with pytest.raises(Stopped):
+            await asyncio.wait_for(long, 60)
+
+    asyncio.run(scenario())

@@ -34,20 +34,38 @@ Rules (`jaxerr_ls.rules`) read a Model and yield findings; see that package.
 
 from __future__ import annotations
 
-from jaxerr_ls.analysis.build import CALLED_FROM, CLOSURE, Model, analyze
-from jaxerr_ls.analysis.model import (
-    USE_AXIS,
-    USE_BRANCH,
-    USE_INDEX,
-    USE_RANGE,
-    USE_SHAPE,
-    Argument,
-    CallSite,
-    FunctionNode,
-    Param,
-    TracedFunction,
-    Transform,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxerr_ls.analysis.build import CALLED_FROM, CLOSURE, Model, analyze
+    from jaxerr_ls.analysis.model import (
+        USE_AXIS,
+        USE_BRANCH,
+        USE_INDEX,
+        USE_RANGE,
+        USE_SHAPE,
+        Argument,
+        CallSite,
+        FunctionNode,
+        Param,
+        TracedFunction,
+        Transform,
+    )
+
+# The names load on first use: the server imports `analysis.call_shape` for its hovers and must
+# not pay for the tracing model's modules (~0.1 s) on the first hover.
+_FROM_BUILD = frozenset({"CALLED_FROM", "CLOSURE", "Model", "analyze"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = import_module("jaxerr_ls.analysis." + ("build" if name in _FROM_BUILD else "model"))
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CALLED_FROM",

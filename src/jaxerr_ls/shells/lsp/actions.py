@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -192,6 +193,22 @@ def code_actions(request: Request, catalog: Catalog) -> list[types.CodeAction]:
     if not request.diagnostics and wanted(types.CodeActionKind.RefactorRewrite, request.only):
         out += _rewrites(request, catalog)
     return out
+
+
+def code_actions_of_large(request: Request, catalog: Catalog) -> list[types.CodeAction]:
+    """`code_actions`, then, for a file over CHEAP_LINES, the fixes' per-text state dropped and
+    its memory given back: a refactoring's fix may parse and analyse the whole file (twice: the
+    fixed text too), ~25 MB the server would otherwise hold for each version asked about. The
+    answers stay in the server's cache of code actions per cursor."""
+    try:
+        return code_actions(request, catalog)
+    finally:
+        if len(request.lines) > CHEAP_LINES and "jaxerr_ls.fixes" in sys.modules:  # loaded
+            from jaxerr_ls.fixes import forget_texts
+            from jaxerr_ls.shells.lsp.preload import give_back
+
+            forget_texts()
+            give_back()
 
 
 def _fix_all(request: Request, catalog: Catalog) -> types.CodeAction | None:

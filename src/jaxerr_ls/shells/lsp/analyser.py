@@ -15,7 +15,7 @@ import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 from jaxerr_ls.shells.lsp.worker import Found, child_env, read_frame, write_frame
@@ -30,13 +30,14 @@ class Stopped(Exception):
 
 
 class Analyser:
-    def __init__(self) -> None:
+    def __init__(self, rules_first: Callable[[], bool] = lambda: True) -> None:
+        # Whether the worker imports the rules as it starts (predictions on), else with the
+        # first analysis (a worker that only reads call tables for hovers never needs them).
+        self._rules_first = rules_first
         self._process: subprocess.Popen[bytes] | None = None
         self._outbox: queue.Queue[tuple[Any, ...] | None] | None = None
         # job -> (its loop, its future, the process serving it)
-        self._waiting: dict[
-            int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Results], Any]
-        ] = {}
+        self._waiting: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Any]] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
 
@@ -47,8 +48,9 @@ class Analyser:
     def _start(self) -> queue.Queue[tuple[Any, ...] | None]:
         if self._process is not None and self._process.poll() is None and self._outbox:
             return self._outbox
+        rules = ["--rules"] if self._rules_first() else []
         process = subprocess.Popen(
-            [sys.executable, "-m", "jaxerr_ls.shells.lsp.worker"],
+            [sys.executable, "-m", "jaxerr_ls.shells.lsp.worker", *rules],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=child_env(),
@@ -72,10 +74,11 @@ class Analyser:
         release: str | None,
         payload: Any,
         interpreter: str | None = None,
-    ) -> asyncio.Future[Results]:
-        """Analyse a file's text (`kind` "file") or a notebook's cells ("cells") in the worker."""
+    ) -> asyncio.Future[Any]:
+        """Analyse a file's text (`kind` "file") or a notebook's cells ("cells") in the worker,
+        or read a text's call table for hovers ("context")."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Results] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
         with self._lock:
             outbox = self._start()
             job = next(self._ids)
@@ -143,7 +146,7 @@ class Analyser:
             loop.call_soon_threadsafe(_settle, future, None, Stopped("the worker exited"))
 
 
-def _settle(future: asyncio.Future[Results], value: Any, problem: BaseException | None) -> None:
+def _settle(future: asyncio.Future[Any], value: Any, problem: BaseException | None) -> None:
     if future.done():
         return
     if problem is not None:

@@ -14,8 +14,13 @@ from jaxerr_ls.resolve import DottedName, dotted_at, public_name, qualify, worth
 from jaxerr_ls.shells.lsp.convert import Lines
 
 if TYPE_CHECKING:
+    from jaxerr_ls.analysis.call_shape import CallTable
     from jaxerr_ls.catalog import Catalog, Entry
     from jaxerr_ls.catalog.hover_index import HoverSource
+
+
+RENDERED_KEPT = 256
+_RENDERED: dict[tuple[object, ...], str] = {}
 
 
 @dataclass(frozen=True)
@@ -71,13 +76,18 @@ def line_entry_ids(
 
 
 def hover_context(
-    source: str, line: int, column: int, api: str, diagnostics: Sequence[types.Diagnostic]
+    table: CallTable | None,
+    line: int,
+    column: int,
+    api: str,
+    diagnostics: Sequence[types.Diagnostic],
 ) -> tuple[list[str], tuple[str, ...]]:
     """The entry ids this call risks here: the diagnostics' (its line, then the lines its shape
-    ties to it) and the shape's own."""
-    from jaxerr_ls.analysis.call_shape import call_shape
-
-    shape = call_shape(source, line, column, api)
+    ties to it) and the shape's own. Without the text's call table (`analysis/call_shape.py`),
+    the diagnostics on the line only."""
+    if table is None:
+        return line_entry_ids(diagnostics, line, ()), ()
+    shape = table.shape(line, column, api)
     return line_entry_ids(diagnostics, line, shape.lines), shape.entry_ids
 
 
@@ -113,15 +123,30 @@ def hover_result(
         entries[:FULL] = [older.extend(e) for e in entries[:FULL]]
         known = (*older.releases, *known)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    # Rendering is most of a warm hover's time, and a hover on the same call (or the same API
+    # with nothing at risk) renders the same text again: kept, keyed by all it reads.
+    key = (
+        api,
+        tuple(e.id for e in ranked.entries),
+        ranked.here,
+        markdown,
+        release,
+        known,
+        site_url,
+        id(older) if older is not None else None,
+    )
+    value = _RENDERED.pop(key, None)
+    if value is None:
+        value = render_api_hover(api, entries, markdown, release, known, site_url, ranked.here)
+    _RENDERED[key] = value  # the newest last
+    while len(_RENDERED) > RENDERED_KEPT:
+        del _RENDERED[next(iter(_RENDERED))]
     word = ServerTextRange(
         ServerTextPosition(target.line, target.name.start),
         ServerTextPosition(target.line, target.name.end),
     )
     return types.Hover(
-        contents=types.MarkupContent(
-            kind=kind,
-            value=render_api_hover(api, entries, markdown, release, known, site_url, ranked.here),
-        ),
+        contents=types.MarkupContent(kind=kind, value=value),
         range=codec.range_to_client_units(lines, word),
     )
 

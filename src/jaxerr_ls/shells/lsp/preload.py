@@ -23,6 +23,7 @@ one early code action left the server answering no hover and no traceback until 
 
 from __future__ import annotations
 
+import gc
 import logging
 import subprocess
 import sys
@@ -64,7 +65,16 @@ def _load() -> None:
         if index is not None:
             HOVER.set_result(index)
             _wait_for_quiet()
-        catalog = load_catalog(with_hover_index=True)
+        # The cyclic collector would walk the heap several times while ~150,000 objects are
+        # made, holding the interpreter for 50-70 ms each time (hovers wait): off while the
+        # catalog loads, and the loaded objects are frozen out of every later collection.
+        gc.disable()
+        try:
+            catalog = load_catalog(with_hover_index=True)
+        finally:
+            gc.enable()
+        gc.freeze()
+        give_back()
         CATALOG.set_result(catalog)
         if not HOVER.done():
             HOVER.set_result(FromCatalog(catalog))
@@ -72,6 +82,18 @@ def _load() -> None:
         for future in (HOVER, CATALOG):
             if not future.done():
                 future.set_exception(exc)
+
+
+def give_back() -> None:
+    """Return the memory a big load freed to the system. Unpickling the catalog leaves ~10 MB of
+    freed heap that glibc keeps for the process (the server's RSS stays 10 MB higher for good);
+    `malloc_trim` hands it back. Nothing on other C libraries."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _wait_for_quiet() -> None:

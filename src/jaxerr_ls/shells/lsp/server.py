@@ -60,11 +60,13 @@ async def initialized(ls: JaxerrServer, params: types.InitializedParams) -> None
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: JaxerrServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.read_context(params.text_document.uri, 0.0)  # before the analysis: it is quick
     ls.predict(params.text_document.uri, 0.0)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: JaxerrServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.contexts.forget(params.text_document.uri)
     ls.forget_prediction(params.text_document.uri)
 
 
@@ -81,7 +83,8 @@ async def folders_changed(ls: JaxerrServer, params: types.DidChangeWorkspaceFold
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    lines, where = doc.lines, doc.position_from_client_units(params.position)
+    lines = ls.hovered_lines(doc.uri, doc.source, doc)
+    where = doc.position_codec.position_from_client_units(lines, params.position)
     source = await ls.hover_source()
     scope = notebooks.import_scope(ls.workspace, doc.uri) or (doc.uri, doc.version, doc.source)
     bindings = ls.bindings(*scope)
@@ -102,9 +105,11 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
     release, site_url = ls.jax_release, ls.settings.site_url
     codec = doc.position_codec
     # What this call risks here: the diagnostics on its line and on the lines its shape ties to
-    # it, then what the shape itself says (issue 19).
+    # it, then what the shape itself says (issue 19), read from the text's call table (none yet
+    # for a large file's new text: the API's errors without the context, see context.py).
     diagnostics = ls.diagnostics(norm_uri(doc.uri))
-    line_ids, shape_ids = hover_context(doc.source, where.line, where.character, api, diagnostics)
+    table = ls.contexts.table(doc.uri, doc.source, len(lines))
+    line_ids, shape_ids = hover_context(table, where.line, where.character, api, diagnostics)
     loaded = ls.catalog_future()
     catalog = loaded.result() if loaded.done() else None
     return hover_result(
@@ -114,6 +119,7 @@ async def hover(ls: JaxerrServer, params: types.HoverParams) -> types.Hover | No
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: JaxerrServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.read_context(params.text_document.uri)
     ls.predict(params.text_document.uri)
     uri = norm_uri(params.text_document.uri)
     if not ls.store.for_uri(uri):  # nothing to move: skip splitting the document into lines
@@ -140,6 +146,8 @@ def notebook_changed(ls: JaxerrServer, params: types.DidChangeNotebookDocumentPa
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def notebook_closed(ls: JaxerrServer, params: types.DidCloseNotebookDocumentParams) -> None:
     ls.forget_notebook_prediction(params.notebook_document.uri)
+    for cell in params.cell_text_documents:
+        ls.contexts.forget(cell.uri)
     edited = notebooks.dropped(ls.store, {cell.uri for cell in params.cell_text_documents})
     if edited is not ls.store:
         ls.set_store(edited)

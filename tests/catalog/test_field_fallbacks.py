@@ -123,13 +123,13 @@ def test_the_backend_log_cut_at_its_colon(matcher: Matcher) -> None:
 
 
 def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
-    """jax#20908 (JAX 0.4.26's wording: "install jaxlib GPU 0.4.24 or newer"), and the CPU
-    wording of today's JAX (the entry's example proves it under JAX 0.10.2)."""
+    """jax#20908 (JAX 0.4.26's wording: "install jaxlib GPU 0.4.24 or newer"); the CPU wording
+    stays with the entry whose example proves it (interpret mode)."""
     found = explain_text(_paste("053"), matcher)[-1]
     assert found.match is not None and found.match.entry.id == "pallas-unsupported-platform"
     assert found.match.fields["platform"] == "tpu"
     cpu = matcher.match("ValueError", "Only interpret mode is supported on CPU backend.")
-    assert cpu is not None and cpu.entry.id == "pallas-unsupported-platform"
+    assert cpu is not None and cpu.entry.id == "pallas-cpu-requires-interpret"
 
 
 def test_a_users_file_named_like_the_library(matcher: Matcher) -> None:

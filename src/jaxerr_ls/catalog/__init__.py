@@ -1,8 +1,18 @@
-"""The catalog of JAX errors: entries, loading and message matching (no LSP here)."""
+"""The catalog of JAX errors: entries, loading and message matching (no LSP here).
 
-from jaxerr_ls.catalog.load import catalog_dir, load_catalog
-from jaxerr_ls.catalog.match import Match, Matcher, match_message
-from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
+The names below load on first use: the language server imports a few small modules of this
+package when it starts (the words of an identification, the entries' links), not the loader and
+the matcher, which wait for the first traceback or hover."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxerr_ls.catalog.load import catalog_dir, load_catalog
+    from jaxerr_ls.catalog.match import Match, Matcher, match_message
+    from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
 
 __all__ = [
     "Catalog",
@@ -15,3 +25,20 @@ __all__ = [
     "load_catalog",
     "match_message",
 ]
+_HOMES = {
+    "catalog_dir": "load",
+    "load_catalog": "load",
+    "Match": "match",
+    "Matcher": "match",
+    "match_message": "match",
+    "Catalog": "model",
+    "Entry": "model",
+    "Example": "model",
+    "Site": "model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)

@@ -1,17 +1,25 @@
 """Explaining: traceback text -> `Explanation` (parsed, matched, located) -> diagnostics.
 
-The core step between the catalog and tracebacks below and the renderers and shells above.
+The core step between the catalog and tracebacks below and the renderers and shells above. The
+names below load on first use: the language server imports `explain.diagnostics` when it starts,
+and the catalog and the parser only when a traceback arrives.
 """
 
-from jaxerr_ls.explain.build import (
-    explain_notebook,
-    explain_paste,
-    explain_text,
-    explain_traceback,
-    match_exception,
-    match_traceback,
-)
-from jaxerr_ls.explain.model import Explanation
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxerr_ls.explain.build import (
+        explain_notebook,
+        explain_paste,
+        explain_text,
+        explain_traceback,
+        match_exception,
+        match_traceback,
+    )
+    from jaxerr_ls.explain.model import Explanation
 
 __all__ = [
     "Explanation",
@@ -22,3 +30,10 @@ __all__ = [
     "match_exception",
     "match_traceback",
 ]
+_HOMES = {name: "build" for name in __all__} | {"Explanation": "model"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)

@@ -1,6 +1,27 @@
-"""Traceback text -> structured tracebacks, and where in the user's code they point (no LSP)."""
+"""Traceback text -> structured tracebacks, and where in the user's code they point (no LSP).
 
-from jaxerr_ls.tracebacks.model import Frame, Traceback
-from jaxerr_ls.tracebacks.parse import parse_paste, parse_tracebacks
+The names below load on first use: the language server imports the small modules it needs at
+start (the frame model, locating files), not the parser and its dialects."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxerr_ls.tracebacks.model import Frame, Traceback
+    from jaxerr_ls.tracebacks.parse import parse_paste, parse_tracebacks
 
 __all__ = ["Frame", "Traceback", "parse_paste", "parse_tracebacks"]
+_HOMES = {
+    "Frame": "model",
+    "Traceback": "model",
+    "parse_paste": "parse",
+    "parse_tracebacks": "parse",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)

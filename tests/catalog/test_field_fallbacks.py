@@ -5,34 +5,19 @@ in an older release's wording, a sentence typed without its full stop."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.catalog.match import short_class
 from jaxerr_ls.catalog.sites import message_at_raise
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks import parse_tracebacks
 from jaxerr_ls.tracebacks.model import Frame
-
-PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(load_catalog())
-
-
-def _paste(name: str) -> str:
-    [path] = PASTES.glob(f"{name}-*.txt")
-    return path.read_text(encoding="utf-8")
+from tests.field.measure_pastes import paste_text
 
 
 def test_a_cut_message_is_completed_from_the_raising_line(matcher: Matcher) -> None:
     """flax#3147: `ValueError: parent must be None,` under `raise ValueError('parent must be
     None, Module or Scope')` in Flax's module.py."""
-    [found] = explain_text(_paste("138"), matcher)
+    [found] = explain_text(paste_text("138"), matcher)
     assert found.traceback.message == "parent must be None,"
     assert found.match is not None and found.match.by == "raise_site"
     assert found.match.entry.library == "flax"
@@ -60,7 +45,7 @@ def test_a_message_the_raising_line_does_not_begin_is_not_completed() -> None:
 def test_a_class_only_older_releases_raised_names_its_entry(matcher: Matcher) -> None:
     """jax#19453 (JAX 0.4.20): Pallas's TritonLoweringException, a class JAX 0.4.26 and later
     no longer have; the paste is cut inside the equation."""
-    found = explain_text(_paste("143"), matcher)[-1]
+    found = explain_text(paste_text("143"), matcher)[-1]
     assert found.match is not None and found.match.by == "class"
     # The older error (0.4.19-0.4.23) is the curated lowering entry's: its pattern matches it.
     assert found.match.entry.id == "pallas-lowering-rule-failed"
@@ -71,7 +56,7 @@ def test_a_class_only_older_releases_raised_names_its_entry(matcher: Matcher) ->
 def test_an_older_error_a_curated_pattern_describes_joins_that_entry(matcher: Matcher) -> None:
     """JAX 0.1-0.2 raised `ValueError: jaxlib is version 0.1.69, but this version of jax
     requires version 0.1.74.` (ParallelFold#13); jaxlib-version-too-old's pattern describes it."""
-    [found] = explain_text(_paste("232"), matcher)
+    [found] = explain_text(paste_text("232"), matcher)
     assert found.match is not None and found.match.entry.id == "jaxlib-version-too-old"
     classes = {short_class(w.exception) for w in found.match.entry.wordings if w.exception}
     assert "ValueError" in classes
@@ -79,14 +64,14 @@ def test_an_older_error_a_curated_pattern_describes_joins_that_entry(matcher: Ma
 
 def test_a_renamed_library_class_names_its_entry(matcher: Matcher) -> None:
     """equinox#696: Equinox 0.11.4's `EqxRuntimeError` is today's EquinoxRuntimeError."""
-    found = explain_text(_paste("066"), matcher)[-1]
+    found = explain_text(paste_text("066"), matcher)[-1]
     assert found.match is not None and found.match.by == "class"
     assert found.match.entry.id == "equinox-runtime-error"
 
 
 def test_a_classless_paste_in_an_older_wording(matcher: Matcher) -> None:
     """brax#306: only the message of JAX 0.2-0.4's TracerArrayConversionError was pasted."""
-    [found] = explain_text(_paste("195"), matcher)
+    [found] = explain_text(paste_text("195"), matcher)
     assert found.traceback.exception == ""
     assert found.match is not None and found.match.entry.id == "tracer-array-conversion"
 
@@ -94,30 +79,30 @@ def test_a_classless_paste_in_an_older_wording(matcher: Matcher) -> None:
 def test_a_sentence_without_its_full_stop(matcher: Matcher) -> None:
     """numpyro#853: `IndexError: Array boolean indices must be concrete` (JAX 0.2 printed the
     full stop); a message that goes on after the sentence still does not match."""
-    [found] = explain_text(_paste("078"), matcher)
+    [found] = explain_text(paste_text("078"), matcher)
     assert found.match is not None and found.match.entry.exception == "IndexError"
     assert found.match.entry.message == "Array boolean indices must be concrete."
     assert matcher.match("IndexError", "Array boolean indices must be concrete or else") is None
 
 
 def test_parse_of_the_cut_paste_keeps_the_raising_frame() -> None:
-    [tb] = parse_tracebacks(_paste("138"))
+    [tb] = parse_tracebacks(paste_text("138"))
     assert tb.frames[-1].source.startswith("raise ValueError(")
 
 
 def test_a_message_typed_in_a_comment(matcher: Matcher) -> None:
     """equinox#213: `jax.grad(mlp)(point) #error: Gradient only defined for ...`; an exception
     line whose message quotes JAX's after its own label is still read with its class (ivy)."""
-    [found] = explain_text(_paste("076"), matcher)
+    [found] = explain_text(paste_text("076"), matcher)
     assert found.match is not None and found.match.entry.id == "grad-non-scalar-output"
-    [ivy] = explain_text(_paste("010"), matcher)
+    [ivy] = explain_text(paste_text("010"), matcher)
     assert ivy.traceback.exception.endswith("IvyBackendException")
 
 
 def test_the_backend_log_cut_at_its_colon(matcher: Matcher) -> None:
     """grok-1: `INFO:jax._src.xla_bridge:Unable to initialize backend 'cuda':` (JAX logs the
     reason after the colon; the paste stops there)."""
-    [found] = explain_text(_paste("036"), matcher)
+    [found] = explain_text(paste_text("036"), matcher)
     assert found.match is not None
     assert found.match.entry.id == "cuda-backend-failed-to-initialize"
 
@@ -125,7 +110,7 @@ def test_the_backend_log_cut_at_its_colon(matcher: Matcher) -> None:
 def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
     """jax#20908 (JAX 0.4.26's wording: "install jaxlib GPU 0.4.24 or newer"); the CPU wording
     stays with the entry whose example proves it (interpret mode)."""
-    found = explain_text(_paste("053"), matcher)[-1]
+    found = explain_text(paste_text("053"), matcher)[-1]
     assert found.match is not None and found.match.entry.id == "pallas-unsupported-platform"
     assert found.match.fields["platform"] == "tpu"
     cpu = matcher.match("ValueError", "Only interpret mode is supported on CPU backend.")
@@ -135,7 +120,7 @@ def test_pallas_on_a_platform_it_cannot_lower_to(matcher: Matcher) -> None:
 def test_a_users_file_named_like_the_library(matcher: Matcher) -> None:
     """optax#345: big_vision's own `optax.py` runs `optax.masked`: the name every Optax release
     has is missing from the file Python imported instead."""
-    [found] = explain_text(_paste("177"), matcher)
+    [found] = explain_text(paste_text("177"), matcher)
     assert found.match is not None and found.match.entry.id == "module-shadowed-by-local-file"
     assert found.match.fields["file"].endswith("big_vision/optax.py")
 

@@ -4,29 +4,14 @@ must leave alone."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.catalog.match import args_message
 from jaxerr_ls.explain import explain_text
-
-PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(load_catalog())
-
-
-def _paste(name: str) -> str:
-    [path] = PASTES.glob(f"{name}-*.txt")
-    return path.read_text(encoding="utf-8")
+from tests.field.measure_pastes import paste_text
 
 
 def _entry(matcher: Matcher, name: str) -> tuple[str | None, str | None]:
-    found = explain_text(_paste(name), matcher)[-1]
+    found = explain_text(paste_text(name), matcher)[-1]
     return (found.match.entry.id, found.match.by) if found.match else (None, None)
 
 
@@ -66,6 +51,6 @@ def test_a_bare_assert_a_later_release_turned_into_a_raise(matcher: Matcher) -> 
     entry, by = _entry(matcher, "215")
     assert by == "raise_site" and entry is not None
     assert matcher.catalog.by_id[entry].message.startswith("Mesh requires the ndim")
-    other = _paste("215").replace("devices.ndim == len(axis_names)", "devices.size > 0")
+    other = paste_text("215").replace("devices.ndim == len(axis_names)", "devices.size > 0")
     [found] = explain_text(other, matcher)
     assert found.match is None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.catalog.sites import LINE_WINDOW, jax_file, match_raise_site
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks import parse_tracebacks
@@ -16,11 +16,6 @@ from jaxerr_ls.tracebacks import parse_tracebacks
 TESTS = Path(__file__).resolve().parent.parent
 RELEASES = TESTS / "catalog" / "releases"
 CORPUS = TESTS / "corpus"
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(load_catalog())
 
 
 @pytest.mark.parametrize("release", ["0.4.26", "0.4.38", "0.6.2"])

@@ -147,6 +147,12 @@ def _flat(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def paste_text(number: str, directory: Path = PASTES) -> str:
+    """The paste whose file name starts with `number` ("053")."""
+    [path] = directory.glob(f"{number}-*.txt")
+    return path.read_text(encoding="utf-8")
+
+
 def load_index(directory: Path = PASTES) -> list[Record]:
     data = json.loads((directory / "index.json").read_text(encoding="utf-8"))
     return [Record(**item, directory=directory) for item in data]

@@ -16,22 +16,11 @@ from jaxerr_ls.shells.lsp.context import CHEAP_LINES
 
 from .conftest import open_doc, root, run_python
 from .test_diagnostics import clear, explain, wait_diagnostics
+from .test_worker import METHOD
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 FIELD = Path(__file__).parents[1] / "field" / "programs"
-
-METHOD = """from jax import jit
-
-
-class A1:
-    @jit
-    def f(self, x):
-        return x
-
-
-print(A1().f(5))
-"""
 
 
 async def hover_text(client: LanguageClient, uri: str, line: int, character: int) -> str:

@@ -121,6 +121,25 @@ def test_the_server_does_not_import_the_rules_for_predictions() -> None:
     assert out.stdout.strip() == "[]", out.stdout
 
 
+def test_the_server_starts_without_the_catalog_loader_matcher_or_parser() -> None:
+    """Answering `initialize` needs none of them (they load in the background, or with the first
+    traceback): importing them at start made the server slower to start than
+    jedi-language-server."""
+    heavy = ("jaxerr_ls.catalog.load", "jaxerr_ls.tracebacks.parse", "jaxerr_ls.explain.build")
+    probe = (
+        "import sys\n"
+        "import jaxerr_ls.shells.cli.main, jaxerr_ls.shells.lsp.server\n"
+        f"print(sorted(m for m in sys.modules if m in {heavy!r}))\n"
+        "from jaxerr_ls.catalog import Matcher\n"
+        "from jaxerr_ls.explain import explain_text\n"
+        "print(Matcher.__module__, explain_text.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split("\n")[:2] == ["[]", "jaxerr_ls.catalog.match jaxerr_ls.explain.build"]
+
+
 def test_a_file_over_the_limit_is_not_analysed_and_the_log_says_so(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -34,8 +34,9 @@ Rules (`jaxerr_ls.rules`) read a Model and yield findings; see that package.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jaxerr_ls.lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from jaxerr_ls.analysis.build import CALLED_FROM, CLOSURE, Model, analyze
@@ -58,15 +59,6 @@ if TYPE_CHECKING:
 _FROM_BUILD = frozenset({"CALLED_FROM", "CLOSURE", "Model", "analyze"})
 
 
-def __getattr__(name: str) -> Any:
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = import_module("jaxerr_ls.analysis." + ("build" if name in _FROM_BUILD else "model"))
-    value = getattr(module, name)
-    globals()[name] = value
-    return value
-
-
 __all__ = [
     "CALLED_FROM",
     "CLOSURE",
@@ -84,3 +76,6 @@ __all__ = [
     "Transform",
     "analyze",
 ]
+__getattr__ = names_on_first_use(
+    globals(), {name: "build" if name in _FROM_BUILD else "model" for name in __all__}
+)

@@ -6,8 +6,9 @@ the matcher, which wait for the first traceback or hover."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jaxerr_ls.lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog.load import catalog_dir, load_catalog
@@ -37,8 +38,4 @@ _HOMES = {
     "Site": "model",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = names_on_first_use(globals(), _HOMES)

@@ -7,8 +7,9 @@ and the catalog and the parser only when a traceback arrives.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jaxerr_ls.lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from jaxerr_ls.explain.build import (
@@ -32,8 +33,4 @@ __all__ = [
 ]
 _HOMES = {name: "build" for name in __all__} | {"Explanation": "model"}
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = names_on_first_use(globals(), _HOMES)

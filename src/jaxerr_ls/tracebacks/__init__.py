@@ -5,8 +5,9 @@ start (the frame model, locating files), not the parser and its dialects."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jaxerr_ls.lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from jaxerr_ls.tracebacks.model import Frame, Traceback
@@ -20,8 +21,4 @@ _HOMES = {
     "parse_tracebacks": "parse",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = names_on_first_use(globals(), _HOMES)

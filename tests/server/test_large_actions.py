@@ -30,7 +30,7 @@ def test_a_refactoring_on_a_warned_line_of_a_large_file_holds_no_state(catalog: 
     warned = next(f for f in found if f.line == 5)  # `jnp.zeros(n)` of the first block
     analysed = tuple((f.entry, f.fields, f.line, f.end_line) for f in found)
 
-    def titles(column: int) -> list[str]:
+    def offered(column: int) -> list[types.CodeAction]:
         request = actions.Request(
             uri="file:///big.py",
             source=source,
@@ -43,11 +43,17 @@ def test_a_refactoring_on_a_warned_line_of_a_large_file_holds_no_state(catalog: 
             only=None,
             analysed=analysed,
         )
-        return [a.title for a in actions.code_actions_of_large(request, catalog)]
+        return actions.code_actions_of_large(request, catalog)
 
-    first = titles(warned.column)
+    first = offered(warned.column)
     assert first, f"no refactoring where {warned.entry} is predicted"
-    assert titles(warned.column + 1) == first  # asked again at another cursor: the same
+    assert offered(warned.column + 1) == first  # asked again at another cursor: the same
+    # The edit: the first block's jit gets the argument static (checked on the function's part
+    # of the file, as on the whole file: tests/fixes/test_component_view.py).
+    edit = first[0].edit
+    assert edit is not None and edit.changes is not None
+    texts = [e.new_text for e in edit.changes["file:///big.py"]]
+    assert texts == ["from functools import partial\n", 'partial(jax.jit, static_argnames=("n",))']
     from jaxerr_ls.analysis import build
 
     assert build._analyze_cached.cache_info().currsize == 0

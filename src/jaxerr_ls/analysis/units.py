@@ -21,11 +21,14 @@ Pure: no LSP, no I/O.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from jaxerr_ls.analysis.names import qualify
 from jaxerr_ls.analysis.tracing import JIT_LIKE
+from jaxerr_ls.resolve import scan_imports
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -251,3 +254,60 @@ def components(interfaces: Sequence[Interface]) -> list[list[int]]:
     for k in split:
         groups.setdefault(root(k), []).append(k)
     return [groups[k] for k in sorted(groups)]
+
+
+# Characters `str.splitlines` breaks at and `ast` does not: units' line numbers would differ.
+_ODD_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class View:
+    """A file as one line's component sees it: the text with every line of the units outside
+    that component (and outside the shared imports) made blank, so lines and columns stay the
+    file's. Read through names only, it is the file (the analysis of a component with the
+    imports is the whole file's, for the component's units), at a fraction of the cost."""
+
+    text: str
+    outside: frozenset[str]  # every name and attribute the blanked units say, bind or offer
+
+
+@lru_cache(maxsize=4)
+def _split(source: str) -> tuple[list[str], list[Unit], list[Interface], list[list[int]]] | None:
+    if _ODD_BREAKS.search(source):
+        return None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines = source.splitlines(keepends=True)
+    units = split_units(tree, lines)
+    bindings = scan_imports(source)
+    faces = [interface(unit, bindings) for unit in units]
+    if any(face.local_import for face in faces):
+        return None  # an import of its own changes every unit's bindings: not split
+    return lines, units, faces, components(faces)
+
+
+def view_of_line(source: str, line: int) -> View | None:
+    """The view of `source` from 0-based `line`'s component; None when the file does not parse,
+    cannot be split (a local import, odd line breaks) or the line is in no unit (a comment or a
+    blank line between statements) or in the shared imports."""
+    split = _split(source)
+    if split is None:
+        return None
+    lines, units, faces, groups = split
+    unit = next((k for k, u in enumerate(units) if u.first <= line <= u.last), None)
+    group = next((g for g in groups if unit in g), None)
+    if group is None:
+        return None
+    kept = set(group)
+    out = list(lines)
+    outside: set[str] = set()
+    for k, (u, face) in enumerate(zip(units, faces, strict=True)):
+        if face.shared or k in kept:
+            continue
+        outside |= face.names | face.attributes | face.binds | face.exports | face.members
+        for number in range(u.first, min(u.last + 1, len(out))):
+            text = out[number]
+            out[number] = text[len(text.rstrip("\r\n")) :]
+    return View("".join(out), frozenset(outside))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import io
+import tokenize
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
@@ -132,6 +134,54 @@ def _checked_cached(
 
 
 def _check(fix: Fix, ctx: FixContext) -> ProposedFix | None:
+    if getattr(fix, "local", False):
+        try:
+            found = _check_in_view(fix, ctx)
+        except Exception:  # noqa: BLE001 - as below: not offered
+            return None
+        if found is not _WHOLE:
+            return found if isinstance(found, ProposedFix) else None
+    return _check_whole(fix, ctx)
+
+
+_WHOLE = object()  # the view cannot answer: check on the whole text
+
+
+def _check_in_view(fix: Fix, ctx: FixContext) -> ProposedFix | None | object:
+    """A fix that reads the file only through names (`local`) checked on the view of its line's
+    component (`analysis.units`): the same lines and columns, the other components' lines
+    blank, so its parse and analysis, and those of the fixed text, cost a function's rather
+    than the file's. Its edits then go to the whole text, which must parse. _WHOLE when the
+    file cannot be split, or an edit says a name the blanked lines say (it could link them)."""
+    from jaxerr_ls.analysis.units import view_of_line
+
+    view = view_of_line(ctx.source, ctx.line)
+    if view is None:
+        return _WHOLE
+    proposed = _check_whole(fix, dataclasses.replace(ctx, source=view.text))
+    if proposed is None:
+        return None
+    said = _names_in(proposed.edits)
+    if said is None or said & view.outside:
+        return _WHOLE
+    # The text parsed (it was split): the fixed text must parse too.
+    return proposed if _parses(apply_edits(ctx.source, proposed.edits)) else None
+
+
+def _names_in(edits: Sequence[TextEdit]) -> frozenset[str] | None:
+    """The names the edits' texts say (not in strings); None when one does not tokenize."""
+    names: set[str] = set()
+    for edit in edits:
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(edit.new_text).readline):
+                if token.type == tokenize.NAME:
+                    names.add(token.string)
+        except (tokenize.TokenError, SyntaxError):
+            return None
+    return frozenset(names)
+
+
+def _check_whole(fix: Fix, ctx: FixContext) -> ProposedFix | None:
     try:
         proposed = fix.propose(ctx)
         if proposed is None or not proposed.edits or not sorted_disjoint(proposed.edits):
@@ -158,6 +208,8 @@ def forget_texts() -> None:
     caches += [syntax.error_count, imports.scan_imports]
     offer = sys.modules.get("jaxerr_ls.fixes.offer")
     build = sys.modules.get("jaxerr_ls.analysis.build")
+    units = sys.modules.get("jaxerr_ls.analysis.units")
+    caches += [m._split for m in (units,) if m is not None]
     caches += [m._findings for m in (offer,) if m is not None]
     caches += [m._analyze_cached for m in (build,) if m is not None]
     for cache in caches:

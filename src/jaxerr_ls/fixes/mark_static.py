@@ -71,6 +71,9 @@ class _Target:
 class _MarkStatic:
     id = "mark-static"
     safe = True
+    # It reads the file through names only (the function at the line, the jits and calls that
+    # name it, the imports, the tracing model): checked on its component's view (fixes/__init__).
+    local = True
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)

@@ -42,6 +42,9 @@ def _hashable_literal(node: Node) -> bool:
 class _StaticLiteralArgs:
     id = "static-literal-args"
     safe = True
+    # It reads the calls on the line, the jit they call (through the names said there) and the
+    # imports: checked on its component's view (fixes/__init__).
+    local = True
 
     def propose(self, ctx: FixContext) -> ProposedFix | None:
         file = open_file(ctx)

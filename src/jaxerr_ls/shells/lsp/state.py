@@ -301,6 +301,7 @@ class JaxerrServer(LanguageServer):
     # -- predicted diagnostics (rules over the open document's text) --
     def _run(self, job: predict.Analysis) -> asyncio.Future[predict.Diagnostics]:
         found = self.analyser.submit(job.kind, job.key, job.release, job.payload, job.interpreter)
+        preload.warm_fixes()  # its warnings bring lightbulbs: their fixes load when quiet
         return asyncio.ensure_future(_converted(found, job.convert))
 
     def predict(self, client_uri: str, delay: float = predict.DEBOUNCE_SECONDS) -> None:

@@ -125,7 +125,12 @@ def test_the_server_starts_without_the_catalog_loader_matcher_or_parser() -> Non
     """Answering `initialize` needs none of them (they load in the background, or with the first
     traceback): importing them at start made the server slower to start than
     jedi-language-server."""
-    heavy = ("jaxerr_ls.catalog.load", "jaxerr_ls.tracebacks.parse", "jaxerr_ls.explain.build")
+    heavy = (
+        "jaxerr_ls.catalog.load",
+        "jaxerr_ls.catalog.match",
+        "jaxerr_ls.tracebacks.parse",
+        "jaxerr_ls.explain.build",
+    )
     probe = (
         "import sys\n"
         "import jaxerr_ls.shells.cli.main, jaxerr_ls.shells.lsp.server\n"

@@ -13,7 +13,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.links import entry_link
 from jaxerr_ls.tracebacks.cells import Cell, find_cell
 from jaxerr_ls.tracebacks.locate import LineReader, Workspace, is_cell, is_pseudo, is_user_frame
@@ -88,6 +87,10 @@ def _message(explanation: Explanation) -> str:
     meaning = " ".join((entry.meaning or entry.title).split())
     if len(meaning) > MEANING_CHARS:
         meaning = meaning[: MEANING_CHARS - 1].rstrip() + "…"
+    # Here, not at the top: the server imports this module when it starts, the matcher only
+    # once a traceback arrives.
+    from jaxerr_ls.catalog.classes import identified_words
+
     how = identified_words(match, tb.exception, short=True)
     text = f"{head}\n\n{meaning}" if meaning else head
     return f"{text}\n\n{how}" if how else text

@@ -22,6 +22,8 @@ WRAPPERS = frozenset(
 )
 BEFORE_TRANSFORMATION = "JaxStackTraceBeforeTransformation"
 # The tails the wrappers append to the original text (current and 2020-21 wordings).
+# A class quoted in markdown, as a thread's prose writes it (`jax.errors.UnexpectedTracerError`).
+_QUOTED_CLASS = re.compile(r"`([A-Za-z_][\w.]*)`(?=\s*$|\n)")
 _WRAPPER_TAIL = re.compile(
     r"\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\."
     r"|The preceding stack trace is the source of the JAX operation)",
@@ -60,7 +62,7 @@ def _split_notes(traceback: Traceback) -> Traceback:
 
 def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
     """The real exception class and message a wrapper's message starts with."""
-    first, _, rest = wrapper.message.partition("\n")
+    first, _, rest = _QUOTED_CLASS.sub(r"\1", wrapper.message, count=1).partition("\n")
     # A bare class counts when it reads as one (`UnfilteredStackTrace: AssertionError`).
     found = exception_line(first)
     if found is None or " " in found.group("cls"):
@@ -104,7 +106,23 @@ def clean(traceback: Traceback) -> Traceback:
         return _whole_message(traceback)
     inner = inner_exception(traceback)
     if inner is None:
-        return traceback
+        return _carried_by_cause(traceback)
     cls, text = inner
     wrapper = replace(traceback, causes=())
     return Traceback(cls, text, traceback.frames, (*traceback.causes, wrapper), traceback.notes)
+
+
+def _carried_by_cause(note: Traceback) -> Traceback:
+    """A chain cut inside JAX's closing note (`SimplifiedTraceback: For simplicity, ...` and
+    nothing after it) while a wrapper before it carries the real exception: JAX raises that same
+    exception after the note, so it is the error, at the wrapper's frames (the user's)."""
+    if short_class(note.exception) != "SimplifiedTraceback":
+        return note
+    for index in range(len(note.causes) - 1, -1, -1):
+        cause = note.causes[index]
+        inner = inner_exception(cause) if is_wrapper(cause) else None
+        if inner is not None:
+            cls, text = inner
+            wrappers = (*note.causes[:index], replace(cause, causes=()), replace(note, causes=()))
+            return Traceback(cls, text, cause.frames, wrappers, note.notes)
+    return note

@@ -17,6 +17,7 @@ PASTES = Path(__file__).resolve().parent / "older"
 # Paste (tests/catalog/older/SOURCES.md has each thread's URL) -> the entry it is.
 EXPECTED = {
     "dm-haiku-235.txt": "tracer-array-conversion",
+    "jax-5853.txt": "tracer-integer-conversion",
     "jax-7545.txt": "tracer-array-conversion",
     "numpyro-771.txt": "concretization-traced-value",
     "scenic-709.txt": "concretization-traced-value",

@@ -64,6 +64,10 @@ def follow(pieces: list[str], names: tuple[str, ...], text: str) -> Cut | None:
                 if value.endswith(piece[:size]):
                     value, tail = value[:-size], size
                     break
+            if not tail and (piece[:1].isalnum() or piece[:1] == "_"):
+                # A value glued to the word after it (`{trace}Tracer`) cut before that word:
+                # a cut value cannot be told from a whole other word ("not str").
+                return None
             fields[name] = value.strip()
             return Cut(read + tail, fields)
         fields[name] = text[position:found].strip()

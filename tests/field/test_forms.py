@@ -67,6 +67,27 @@ def test_notebook_header_names_the_class_of_a_cut_paste(capsys: pytest.CaptureFi
     assert found["frames"][0]["path"] == "Cell In[5]" and found["frames"][0]["line"] == 4
 
 
+def test_paste_cut_before_its_message_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A notebook output cut in its frames, only the header's `TypeError` read: no entry, and the
+    words say what is missing (not "no entry matches this message"), in the terminal and in the
+    editor's diagnostic."""
+    from jaxerr_ls.catalog import Matcher, load_catalog
+    from jaxerr_ls.explain import explain_text
+    from jaxerr_ls.explain.diagnostics import _message
+
+    said = " ".join(human(capsys, "223").split())
+    assert "stops before the error's message" in said and "(TypeError: ...)" in said
+    assert "no entry matches this message" not in said
+    text = next(PASTES.glob("223-*.txt")).read_text("utf-8")
+    [found] = explain_text(text, Matcher(load_catalog()))
+    assert "stops before the error's message" in " ".join(_message(found).split())
+    # A message that matches nothing is still said to match nothing.
+    [other] = explain_text(
+        next(PASTES.glob("276-*.txt")).read_text("utf-8"), Matcher(load_catalog())
+    )
+    assert other.match is None and "stops before" not in _message(other)
+
+
 @pytest.mark.parametrize(
     ("name", "exception", "message"),
     [

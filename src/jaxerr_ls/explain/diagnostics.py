@@ -82,7 +82,8 @@ def _message(explanation: Explanation) -> str:
     first = tb.message.split("\n", 1)[0].strip()
     head = f"{tb.exception}: {first}" if first else tb.exception
     if match is None:
-        return head
+        why = explanation.unexplained() if not first else ""
+        return f"{head}\n\n{why}" if why else head
     entry = match.entry
     meaning = " ".join((entry.meaning or entry.title).split())
     if len(meaning) > MEANING_CHARS:

@@ -8,6 +8,13 @@ from jaxerr_ls.catalog import Match
 from jaxerr_ls.tracebacks import Traceback
 from jaxerr_ls.tracebacks.locate import Location, is_user_frame
 
+CUT_BEFORE_MESSAGE = (
+    "The text stops before the error's message: only its class was copied, and a generic class"
+    " says nothing by itself. Copy the output down to its last line ({cls}: ...) to have it"
+    " explained."
+)
+NO_ENTRY = "Not in the catalog: no entry matches this message well."
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -47,3 +54,11 @@ class Explanation:
             "fixes": list(match.entry.fixes) if match else [],
             "causes": [cause.to_json() for cause in self.causes],
         }
+
+    def unexplained(self) -> str:
+        """Why no entry explains it, in words (empty when one does)."""
+        if self.match is not None:
+            return ""
+        if not self.traceback.message.strip():
+            return CUT_BEFORE_MESSAGE.format(cls=self.traceback.exception or "Error")
+        return NO_ENTRY

@@ -179,7 +179,7 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
     out.append("")
     match = explanation.match
     if match is None:
-        out.append(style.dim("  Not in the catalog: no entry matches this message well."))
+        out += [style.dim(line) for line in _paragraph(explanation.unexplained(), "  ").split("\n")]
     else:
         entry = match.entry
         sure = "" if match.score >= 100 else style.dim(f"  (match score {match.score})")

@@ -50,6 +50,10 @@ def headless(lines: list[str], index: int) -> bool:
     return False
 
 
+def _last(lines: list[str], index: int) -> bool:
+    return all(not line.strip() for line in lines[index + 1 :])
+
+
 def _next_nonblank(lines: list[str], index: int, limit: int = 4) -> int | None:
     for position in range(index, min(len(lines), index + limit)):
         if lines[position].strip():
@@ -90,6 +94,8 @@ def parse(lines: list[str], index: int) -> Parsed | None:
         else:
             exception = exception_line(line)
             if exception is None:
+                if header is not None and frames and _last(lines, index):
+                    break  # the paste stops mid-way through a frame's line (cut below)
                 return None
             return _message(lines, index, frames, exception)
         index += 1

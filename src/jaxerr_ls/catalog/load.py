@@ -260,8 +260,10 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
     python_worded = data.get("python_worded", False)
     if not isinstance(python_worded, bool):
         raise EntryError("python_worded", "must be true or false")
-    if python_worded and not python_errors:
-        raise EntryError("python_worded", "needs the python_errors sites that identify it")
+    if python_worded and not (python_errors or patterns):
+        raise EntryError(
+            "python_worded", "needs python_errors sites or patterns (the library's text) to match"
+        )
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
         raise EntryError("frequency", "must be an integer from 0 to 100")

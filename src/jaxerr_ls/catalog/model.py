@@ -151,7 +151,8 @@ class Entry:
     # Python-worded raises in a library's code that are this error (see PythonSite).
     python_errors: tuple[PythonSite, ...] = ()
     # `message` is Python's own wording ("{callee}() got an unexpected keyword argument 'key'"):
-    # the text alone never identifies the entry, only a `python_errors` site does.
+    # the text alone never identifies the entry: a `python_errors` site does, or a pattern holding
+    # the library's own text (a path suffix it names its files with).
     python_worded: bool = False
 
     @property

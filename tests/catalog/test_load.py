@@ -188,3 +188,33 @@ def test_curated_patterns_start_where_a_search_stays_linear() -> None:
         if not (pattern.startswith(("\\A", "^")) or pattern[:1].isalnum() or pattern[:1] == " ")
     ]
     assert unanchored == []
+
+
+def test_python_errors_and_python_worded() -> None:
+    from jaxerr_ls.catalog.load import EntryError, entry_from_dict
+
+    base = {
+        "id": "x-y",
+        "exception": "TypeError",
+        "message": "{f}() got an unexpected keyword argument 'key'",
+        "title": "t",
+        "meaning": "m",
+        "library": "equinox",
+    }
+    site = {
+        "exception": "TypeError",
+        "pattern": "unexpected keyword argument 'key'",
+        "file": "equinox/nn/_sequential.py",
+        "function": "Sequential.__call__",
+    }
+    entry = entry_from_dict({**base, "python_worded": True, "python_errors": [site]}, curated=True)
+    assert entry.python_worded and entry.python_errors[0].file == "equinox/nn/_sequential.py"
+    with pytest.raises(EntryError, match="python_worded"):  # Python's text alone names nothing
+        entry_from_dict({**base, "python_worded": True}, curated=True)
+    with pytest.raises(EntryError, match="library's"):  # only a library's file is a place
+        entry_from_dict({**base, "python_errors": [{**site, "file": "train.py"}]}, curated=True)
+    # A library's wording names its releases: checked, not kept as JAX's
+    worded = entry_from_dict(
+        {**base, "wordings": [{"message": "old {x}", "versions": ["0.3.2"]}]}, curated=True
+    )
+    assert worded.wordings[0].versions == ()

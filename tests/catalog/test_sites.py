@@ -84,3 +84,52 @@ def test_jax_file_paths() -> None:
         "jax/_src/core.py"
     )
     assert jax_file("/home/u/proj/train.py") is None
+
+
+# Python's own wording raised by a library's statement (`python_errors`): the place names it.
+_SEQUENTIAL = """Traceback (most recent call last):
+  File "/home/u/train.py", line 9, in <module>
+    y = model(x)
+  File "{path}", line 124, in __call__
+    x = layer(x, key=key)
+TypeError: {message}
+"""
+_SITE_PACKAGES = "/venv/lib/python3.12/site-packages/equinox/nn/_sequential.py"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        _SITE_PACKAGES,
+        "/venv/lib/python3.9/site-packages/equinox/nn/composed.py",  # before the file's rename
+        "/home/u/src/equinox/equinox/nn/_sequential.py",  # a source checkout
+    ],
+)
+def test_python_worded_error_at_a_library_statement(path: str, matcher: Matcher) -> None:
+    message = "log_sigmoid() got an unexpected keyword argument 'key'"
+    [found] = explain_text(_SEQUENTIAL.format(path=path, message=message), matcher)
+    assert found.match is not None
+    assert found.match.entry.id == "equinox-sequential-layer-without-key"
+    assert found.match.by == "raise_site" and found.match.score < 100
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        # the same words raised in the user's own code: Python's wording names no library
+        ("/home/u/train.py", "log_sigmoid() got an unexpected keyword argument 'key'"),
+        # another error of Python's at the same statement
+        (_SITE_PACKAGES, "unsupported operand type(s) for +: 'int' and 'str'"),
+        # a user's file that is not the library's
+        ("/home/u/my_sequential.py", "log_sigmoid() got an unexpected keyword argument 'key'"),
+    ],
+)
+def test_python_wording_needs_the_library_place(path: str, message: str, matcher: Matcher) -> None:
+    [found] = explain_text(_SEQUENTIAL.format(path=path, message=message), matcher)
+    assert found.match is None or found.match.entry.id != "equinox-sequential-layer-without-key"
+
+
+def test_python_worded_message_alone_names_nothing(matcher: Matcher) -> None:
+    """`python_worded`: the entry's message is Python's text; without the frame it is no fact."""
+    [found] = explain_text("TypeError: relu() got an unexpected keyword argument 'key'\n", matcher)
+    assert found.match is None

@@ -61,13 +61,45 @@ def test_older_wording_reaches_entry(entry_id: str, release: str) -> None:
     assert again.match is None or again.match.entry.id != entry_id or again.match.score < 100
 
 
+def _library_texts() -> set[tuple[str, str, str]]:
+    """(library, class, template) of every wording the library indexes hold: read from the
+    sources of the library's releases (`jaxerr-ls catalog extract --library`)."""
+    from jaxerr_ls.catalog.libraries import library_files, library_name
+    from jaxerr_ls.catalog.load import load_index
+    from jaxerr_ls.catalog.match import short_class
+
+    base = Path(__file__).resolve().parents[2] / "catalog"
+    found: set[tuple[str, str, str]] = set()
+    for path in library_files(base):
+        name = library_name(path)
+        for entry in load_index(path)[0].entries:
+            for text, cls in (
+                (entry.message, entry.exception),
+                *((w.message, w.exception or entry.exception) for w in entry.wordings),
+            ):
+                found.add((str(name), short_class(cls), text))
+    return found
+
+
 def test_every_curated_wording_is_proved_by_a_saved_traceback() -> None:
     """A wording a curator wrote is backed by what one of its releases printed: a traceback
-    saved here, or (a release before the main index) a user's paste of it."""
+    saved here, or (a release before the main index) a user's paste of it; a library's (Flax,
+    Equinox, ...) by its index, the text as that library's releases raise it."""
+    from jaxerr_ls.catalog.match import short_class
+    from jaxerr_ls.catalog.model import LIBRARIES
+
+    library_texts = _library_texts()
     for entry in CATALOG.curated:
         for wording in (w for w in entry.wordings if w.curated):
             if entry.id in PASTED and all(_before_main_index(v) for v in wording.versions):
                 continue  # test_an_older_wording_is_proved_by_a_paste
+            if entry.library in LIBRARIES:
+                cls = short_class(wording.exception or entry.exception)
+                assert (entry.library, cls, wording.message) in library_texts, (
+                    entry.id,
+                    wording.message[:60],
+                )
+                continue
             proved = [r for r in AUTHORED.get(entry.id, ()) if r in wording.versions]
             assert proved, (entry.id, wording.message[:60])
             assert all((RELEASES / r / f"{entry.id}.plain.txt").exists() for r in proved)

@@ -190,6 +190,8 @@ def measure_one(record: Record, matcher: Matcher) -> Outcome:
     if match is not None:
         classes.add(_cls(match.entry.exception))
         classes.update(_cls(w.exception) for w in match.entry.wordings if w.exception)
+        # The class Python raises it as where a library's statement makes it (`python_errors`).
+        classes.update(_cls(site.exception) for site in match.entry.python_errors)
     return Outcome(
         record=record,
         exception=chosen.traceback.exception or "",

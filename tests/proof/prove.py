@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxerr_ls.catalog import Entry, Matcher, load_catalog
+from jaxerr_ls.catalog import Entry, Match, Matcher, load_catalog
 from jaxerr_ls.catalog.match import short_class
 from jaxerr_ls.explain import match_exception
 
@@ -31,6 +31,7 @@ class Outcome:
     exception: str | None
     message: str | None
     output: str
+    traceback: str = ""  # as Python printed it ("" when unknown or it ran clean)
 
 
 def run_program(source: str, python: str = sys.executable) -> Outcome:
@@ -51,7 +52,7 @@ def run_program(source: str, python: str = sys.executable) -> Outcome:
     if not _:
         return Outcome("<no result>", f"exit {done.returncode}", output)
     data = json.loads(tail.strip().splitlines()[0])
-    return Outcome(data["exception"], data["message"], output)
+    return Outcome(data["exception"], data["message"], output, data.get("traceback", ""))
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class Proof:
             assert self.entry.example is not None
             version = self.entry.example.jax or None
             match = match_exception(before.exception, before.message or "", matcher, version)
+            if self.entry.python_errors and (match is None or match.entry.id != self.entry.id):
+                # Python's wording raised in the library's code: identified by its frames.
+                match = _by_traceback(before.traceback, matcher, version) or match
             if match is None or match.entry.id != self.entry.id:
                 got = match.entry.id if match else None
                 found.append(f"`before`'s message matched {got}, not the entry: {before.message}")
@@ -82,6 +86,14 @@ class Proof:
                 f"`after` raised {self.after.exception}: {self.after.message}\n{self.after.output}"
             )
         return found
+
+
+def _by_traceback(text: str, matcher: Matcher, version: str | None) -> Match | None:
+    from jaxerr_ls.explain.build import match_traceback
+    from jaxerr_ls.tracebacks import parse_tracebacks
+
+    found = parse_tracebacks(text)
+    return match_traceback(found[-1], matcher, version) if found else None
 
 
 def python_for(release: str) -> str:
@@ -155,7 +167,7 @@ def prove_batch(
                 return Outcome("<no result>", "the child died or timed out", "\n".join(errors))
             # The temporary directory changes from run to run: print it as one stable path.
             data = json.loads(result.read_text(encoding="utf-8").replace(tmp, STABLE_DIR))
-            return Outcome(data["exception"], data["message"], data["traceback"])
+            return Outcome(data["exception"], data["message"], data["traceback"], data["traceback"])
 
         return [Proof(e, outcome(e, "before"), outcome(e, "after")) for e in entries]
 

@@ -1,12 +1,15 @@
 """Run one catalog example in a fresh interpreter and report how it ended, as JSON on stdout.
 
 Usage: python runner.py PROGRAM.py
-Prints {"exception": ..., "message": ...}, or {"exception": null} when it ran clean.
+Prints {"exception": ..., "message": ..., "traceback": ...}, or {"exception": null} when it ran
+clean (the traceback as Python prints it: an entry identified by where a library raised a
+Python-worded error is proven by its frames).
 """
 
 import json
 import runpy
 import sys
+import traceback
 
 
 def main() -> None:
@@ -19,7 +22,8 @@ def main() -> None:
         if exc.code not in (None, 0):
             result = {"exception": "SystemExit", "message": str(exc.code)}
     except BaseException as exc:  # noqa: BLE001 - we report every way a program can fail
-        result = {"exception": type(exc).__name__, "message": str(exc)}
+        text = "".join(traceback.format_exception(exc))
+        result = {"exception": type(exc).__name__, "message": str(exc), "traceback": text}
     sys.stdout.flush()
     print("\n@@JAXERR-PROOF@@" + json.dumps(result))
 

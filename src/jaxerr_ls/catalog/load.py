@@ -29,7 +29,16 @@ from jaxerr_ls.catalog.hover_index import write_index
 from jaxerr_ls.catalog.index_entries import ID_RE, _generated_entry, _Releases
 from jaxerr_ls.catalog.libraries import library_files, library_name, tag
 from jaxerr_ls.catalog.merge import merge
-from jaxerr_ls.catalog.model import LIBRARY_TAGS, Catalog, Entry, Example, Site, Wording
+from jaxerr_ls.catalog.model import (
+    LIBRARIES,
+    LIBRARY_TAGS,
+    Catalog,
+    Entry,
+    Example,
+    PythonSite,
+    Site,
+    Wording,
+)
 from jaxerr_ls.catalog.versions import installed_jax_version, pick_index
 from jaxerr_ls.catalog.xla import load_xla
 
@@ -62,6 +71,8 @@ KNOWN_FIELDS = frozenset(
         "library",
         "proof_skip",
         "evidence",
+        "python_errors",
+        "python_worded",
     }
 )
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
@@ -170,9 +181,11 @@ def _version(value: object, key: str) -> str:
     return value
 
 
-def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
+def _curated_wordings(data: dict[str, Any], library: str = "jax") -> tuple[Wording, ...]:
     """`wordings = [{message = "...", versions = ["0.4.38", ...], exception = "ValueError"}]`:
-    older releases' text (and class, when it differed)."""
+    older releases' text (and class, when it differed). A library's entry names the library's
+    releases there: checked, not kept (a wording's `versions` are JAX's; the library's index,
+    which the wording claims, brings the library's releases)."""
     raw = data.get("wordings", [])
     if not isinstance(raw, list):
         raise EntryError("wordings", "must be a list of {message, versions} tables")
@@ -197,7 +210,27 @@ def _curated_wordings(data: dict[str, Any]) -> tuple[Wording, ...]:
         if not isinstance(versions, list) or not versions:
             raise EntryError("wordings", "'versions' must list the releases that print it")
         used = tuple(_version(v, "wordings") for v in versions)
-        found.append(Wording(message, used, exception, curated=True))
+        found.append(Wording(message, () if library in LIBRARIES else used, exception, True))
+    return tuple(found)
+
+
+def _python_errors(data: dict[str, Any]) -> tuple[PythonSite, ...]:
+    """`python_errors = [{exception = "TypeError", pattern = "...", file = "...", function =
+    "..."}]`: Python-worded raises in a library's code that are this error."""
+    raw = data.get("python_errors", [])
+    if not isinstance(raw, list):
+        raise EntryError("python_errors", "must be a list of tables")
+    found: list[PythonSite] = []
+    keys = {"exception", "pattern", "file", "function"}
+    for item in raw:
+        if not isinstance(item, dict) or set(item) != keys:
+            raise EntryError("python_errors", f"each must be a table with {sorted(keys)}")
+        if not all(isinstance(item[key], str) and item[key].strip() for key in keys):
+            raise EntryError("python_errors", "each field must be a non-empty string")
+        if item["file"].split("/", 1)[0] not in LIBRARIES:
+            raise EntryError("python_errors", "'file' must be a library's, e.g. flax/core/lift.py")
+        _check_patterns([item["pattern"]])
+        found.append(PythonSite(item["exception"], item["pattern"], item["file"], item["function"]))
     return tuple(found)
 
 
@@ -223,6 +256,14 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
     evidence = _strings(data, "evidence")
     if any(not url.startswith("https://") for url in evidence):
         raise EntryError("evidence", "each must be the https:// address of a public thread")
+    python_errors = _python_errors(data)
+    python_worded = data.get("python_worded", False)
+    if not isinstance(python_worded, bool):
+        raise EntryError("python_worded", "must be true or false")
+    if python_worded and not (python_errors or patterns):
+        raise EntryError(
+            "python_worded", "needs python_errors sites or patterns (the library's text) to match"
+        )
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
         raise EntryError("frequency", "must be an integer from 0 to 100")
@@ -244,11 +285,13 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         docs=_string(data, "docs"),
         patterns=patterns,
         frequency=frequency,
-        wordings=_curated_wordings(data),
+        wordings=_curated_wordings(data, library),
         min_jax=_version(data["min_jax"], "min_jax") if "min_jax" in data else "",
         library=library,
         proof_skip=_string(data, "proof_skip"),
         evidence=evidence,
+        python_errors=python_errors,
+        python_worded=python_worded,
     )
 
 

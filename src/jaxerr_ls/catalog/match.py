@@ -255,7 +255,8 @@ class Matcher:
             if entry.library == XLA and not entry.curated:
                 self._below_entries.append(entry)
                 continue
-            template = _build(entry)
+            # Python's own wording (`python_worded`) names no error by itself: sites do.
+            template = None if entry.python_worded else _build(entry)
             if template is not None:
                 self.templates.append(template)
             # Older releases' wordings of the same error reach the same entry.

@@ -64,6 +64,27 @@ class Wording:
 
 
 @dataclass(frozen=True)
+class PythonSite:
+    """Where a library's code makes Python (or NumPy) raise an error in Python's own words: a
+    call with arguments the callee does not take, a comparison its objects do not support. Such
+    a message names no library; raised by the innermost frame of the traceback in this file and
+    function, with this class and wording, it is this entry's error."""
+
+    exception: str  # the class Python raises ("TypeError")
+    pattern: str  # a regular expression searched in the message (Python's wording)
+    file: str  # the library's file as sites name it ("equinox/nn/_sequential.py")
+    function: str  # qualified ("Sequential.__call__"); the last part is compared
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "exception": self.exception,
+            "pattern": self.pattern,
+            "file": self.file,
+            "function": self.function,
+        }
+
+
+@dataclass(frozen=True)
 class Example:
     """A small complete program that raises the error, and the same program fixed."""
 
@@ -127,6 +148,12 @@ class Entry:
     proof_skip: str = ""
     # Public threads where users met it (URLs): the evidence behind `frequency`.
     evidence: tuple[str, ...] = ()
+    # Python-worded raises in a library's code that are this error (see PythonSite).
+    python_errors: tuple[PythonSite, ...] = ()
+    # `message` is Python's own wording ("{callee}() got an unexpected keyword argument 'key'"):
+    # the text alone never identifies the entry: a `python_errors` site does, or a pattern holding
+    # the library's own text (a path suffix it names its files with).
+    python_worded: bool = False
 
     @property
     def condition(self) -> str:
@@ -169,6 +196,8 @@ class Entry:
                 "proof_skip": self.proof_skip or None,
                 "evidence": list(self.evidence),
                 "library_versions": list(self.library_versions),
+                "python_errors": [site.to_json() for site in self.python_errors],
+                "python_worded": self.python_worded,
             }
         )
         return data

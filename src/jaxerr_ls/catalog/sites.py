@@ -15,7 +15,7 @@ import weakref
 from dataclasses import dataclass, replace
 
 from jaxerr_ls.catalog.match import Match, Matcher, short_class
-from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.model import Entry, PythonSite
 from jaxerr_ls.tracebacks.model import Frame
 
 LINE_WINDOW = 6
@@ -204,3 +204,46 @@ def match_cut_message(
     if found is None or found.score < 100:
         return None
     return replace(found, by="raise_site")
+
+
+_PYTHON_INDEXES: weakref.WeakKeyDictionary[
+    Matcher, dict[tuple[str, str], list[tuple[PythonSite, Entry]]]
+] = weakref.WeakKeyDictionary()
+
+
+def _python_index(matcher: Matcher) -> dict[tuple[str, str], list[tuple[PythonSite, Entry]]]:
+    index = _PYTHON_INDEXES.get(matcher)
+    if index is None:
+        index = {}
+        for entry in matcher.catalog.entries:
+            for site in entry.python_errors:
+                key = (site.file.rsplit("/", 1)[-1], site.function.rsplit(".", 1)[-1])
+                index.setdefault(key, []).append((site, entry))
+        _PYTHON_INDEXES[matcher] = index
+    return index
+
+
+def match_python_site(
+    matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
+) -> Match | None:
+    """An error Python worded (a call's bad arguments, a comparison its objects lack) that a
+    library's statement raised: the innermost frame is in a library's file and function that an
+    entry's `python_errors` name, with that class and wording. The class and text alone name no
+    library; the place where they were raised does. A source checkout counts as the library
+    (`.../src/flax/flax/core/lift.py`): the file, function, class and wording must all agree."""
+    if not frames or not exception:
+        return None
+    last = frames[-1]
+    path = last.path.replace("\\\\", "/").replace("\\", "/")
+    function = last.function.rsplit(".", 1)[-1]
+    cls = short_class(exception)
+    found = {
+        entry.id: entry
+        for site, entry in _python_index(matcher).get((path.rsplit("/", 1)[-1], function), [])
+        if ("/" + path).endswith("/" + site.file)
+        and short_class(site.exception) == cls
+        and re.search(site.pattern, message)
+    }
+    if len(found) != 1:
+        return None
+    return Match(next(iter(found.values())), {}, SITE_SCORE, by="raise_site")

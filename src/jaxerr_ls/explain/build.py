@@ -14,7 +14,7 @@ from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.match import same_class, short_class
 from jaxerr_ls.catalog.shadow import match_shadowed
-from jaxerr_ls.catalog.sites import match_cut_message, match_raise_site
+from jaxerr_ls.catalog.sites import match_cut_message, match_python_site, match_raise_site
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
@@ -107,9 +107,11 @@ def match_traceback(
         return found
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
-        found = match_cut_message(
-            matcher, traceback.exception, traceback.message, frames
-        ) or match_raise_site(matcher, traceback.exception, frames)
+        found = (
+            match_cut_message(matcher, traceback.exception, traceback.message, frames)
+            or match_raise_site(matcher, traceback.exception, frames)
+            or match_python_site(matcher, traceback.exception, traceback.message, frames)
+        )
         if found is not None:
             return found
     return match_by_class(matcher, traceback.exception, traceback.message)

@@ -42,14 +42,14 @@ LIBRARIES: Mapping[str, Library] = {
             "flax",
             "flax",
             "flax",
-            ("0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.0", "0.12.8"),
+            ("0.3.0", "0.3.2", "0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.0", "0.12.8"),
             "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
         ),
         Library(
             "equinox",
             "equinox",
             "equinox",
-            ("0.10.11", "0.11.12", "0.13.8"),
+            ("0.10.11", "0.11.12", "0.13.1", "0.13.8"),
             "https://docs.kidger.site/equinox/",
         ),
         Library(

@@ -141,3 +141,21 @@ def test_no_shadowing_without_a_file_of_that_name(matcher: Matcher) -> None:
     assert match_shadowed(matcher, "TypeError", message, (mine,)) is None
     found = match_shadowed(matcher, "AttributeError", message, (mine,))
     assert found is not None and found.fields["module"] == "optax"
+
+
+def test_a_value_glued_to_the_next_word_is_not_read_as_cut(matcher: Matcher) -> None:
+    """Before 0.2.10 Python refused a tracer as a list index, naming its type (jax#5853): the
+    wording `... not {trace}Tracer` reaches the tracer entry, while the same sentence naming any
+    other type is a whole message of Python's, not one cut before `Tracer`."""
+    traced = matcher.match(
+        "TypeError", "list indices must be integers or slices, not DynamicJaxprTracer"
+    )
+    assert traced is not None and traced.entry.id == "tracer-integer-conversion"
+    assert traced.score == 100
+    for other in ("str", "float", "tuple"):
+        found = matcher.match("TypeError", f"list indices must be integers or slices, not {other}")
+        assert found is None or found.entry.id != "tracer-integer-conversion", other
+    # A value cut where a space follows it is still read as cut.
+    text = "Sharding spec PartitionSpec('x',) implies that array axis 0 is partitioned 4"
+    cut = matcher.match("ValueError", text)
+    assert cut is not None and cut.entry.id == "device-put-sharding-not-divisible" and cut.cut

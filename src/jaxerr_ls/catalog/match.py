@@ -134,6 +134,15 @@ def cut_pieces(message: str) -> list[str]:
     return [_norm(piece) for piece in compile_template(message)[2]]
 
 
+def glued_pieces(message: str) -> list[bool]:
+    """For each literal piece, whether it follows its placeholder with no space or mark between
+    (`{trace}Tracer`): `partial.follow` cannot tell where such a value was cut."""
+    raw = compile_template(message)[2]
+    return [
+        index > 0 and (piece[:1].isalnum() or piece[:1] == "_") for index, piece in enumerate(raw)
+    ]
+
+
 def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
@@ -497,7 +506,8 @@ class Matcher:
         for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
             if cls and not same_class(template.cls, cls):
                 continue
-            cut = follow(cut_pieces(template.message), template.names, normalised)
+            pieces = cut_pieces(template.message)
+            cut = follow(pieces, template.names, normalised, glued_pieces(template.message))
             if cut is None or cut.read < MIN_READ:
                 continue
             key = (cut.read, *self._template_key(template))

@@ -11,6 +11,7 @@ a short generic phrase ("Shape mismatch") never stands for a long message.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # Literal characters a cut message must share with the template's beginning: about a line.
@@ -36,10 +37,13 @@ def strip_cut_marks(text: str) -> str:
     return _CUT_MARKS.sub("", _norm(text))
 
 
-def follow(pieces: list[str], names: tuple[str, ...], text: str) -> Cut | None:
+def follow(
+    pieces: list[str], names: tuple[str, ...], text: str, glued: Sequence[bool] = ()
+) -> Cut | None:
     """The template (normalised literal `pieces` around placeholders `names`) read as far as the
     normalised `text` goes, or None when the text leaves the template or goes past its end (a
-    whole message is the full matcher's business)."""
+    whole message is the full matcher's business). `glued[i]`: piece i follows its placeholder
+    without a space or mark between them."""
     text = strip_cut_marks(text)
     if not text:
         return None
@@ -64,7 +68,7 @@ def follow(pieces: list[str], names: tuple[str, ...], text: str) -> Cut | None:
                 if value.endswith(piece[:size]):
                     value, tail = value[:-size], size
                     break
-            if not tail and (piece[:1].isalnum() or piece[:1] == "_"):
+            if not tail and index + 1 < len(glued) and glued[index + 1]:
                 # A value glued to the word after it (`{trace}Tracer`) cut before that word:
                 # a cut value cannot be told from a whole other word ("not str").
                 return None

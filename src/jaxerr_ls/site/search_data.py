@@ -11,7 +11,14 @@ import json
 import re
 from collections.abc import Sequence
 
-from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher, cut_pieces
+from jaxerr_ls.catalog.match import (
+    CUT_SCORE,
+    FUZZY_CUTOFF,
+    MAX_MESSAGE,
+    Matcher,
+    cut_pieces,
+    glued_pieces,
+)
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
@@ -83,6 +90,7 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             # literal pieces, for messages cut short (catalog/partial.py); only templates
             # filed by their first word are tried for those
             cut_pieces(t.message) if t.prefix and t.whole_word else [],
+            glued_pieces(t.message) if t.prefix and t.whole_word else [],
         ]
         for t in matcher.templates
     ]

@@ -189,7 +189,7 @@
 
   // catalog/partial.py's follow: how far a message cut short reads a template's literal pieces.
   var CUT_MARKS = /(?:\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\]))+\s*$/;
-  function follow(pieces, names, text) {
+  function follow(pieces, names, text, glued) {
     text = text.replace(CUT_MARKS, "");
     if (!text || !pieces.length) return null;
     var first = pieces[0];
@@ -207,6 +207,7 @@
         for (var size = Math.min(piece.length, value.length); size > 0; size--) {
           if (value.endsWith(piece.slice(0, size))) { value = value.slice(0, -size); tail = size; break; }
         }
+        if (!tail && glued && glued[i]) return null; // a value glued to the next word
         fields[name] = value.trim();
         return { read: read + tail, fields: fields };
       }
@@ -225,7 +226,7 @@
     for (var i = 0; i < group.length; i++) {
       var t = group[i];
       if (cls && !this.sameClass(t[8], cls)) continue;
-      var found = follow(t[9], t[6], normalised);
+      var found = follow(t[9], t[6], normalised, t[10]);
       if (found === null || found.read < this.data.minRead) continue;
       var key = [found.read, t[7], t[5], this.entries[t[0]][3], this.hasPatterns[t[0]] ? 0 : 1];
       if (best === null || greater(key, best.key)) best = { key: key, entry: t[0], fields: found.fields };

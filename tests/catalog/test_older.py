@@ -78,3 +78,35 @@ def test_jax_0_1_exception_wording_reaches_the_tracer_entry() -> None:
     found = explain_text(field.read_text(encoding="utf-8"), Matcher(CATALOG))[-1]
     assert found.match is not None and found.match.entry.id == "tracer-array-conversion"
     assert found.match.score == 100
+
+
+def test_every_release_of_the_window_is_read() -> None:
+    # All 154 releases PyPI has of 0.1-0.4.25, not a sample: a wording printed only between two
+    # releases of the old sample (31 of them) reaches its entry too.
+    older = older_module.load_older(CATALOG)
+    assert older is not None and len(older.releases) == 154
+    assert older.releases[0] == "0.1" and older.releases[-1] == "0.4.25"
+    assert {"0.1.21", "0.2.6", "0.4.2"} <= set(older.releases)
+
+
+@pytest.mark.parametrize(
+    ("exception", "message", "releases"),
+    [
+        # lax.reduce's check in 0.2.6-0.2.9 only ("reduce found non-scalar initial value" after).
+        ("ValueError", "Found non-scalar init_value: [(3,)]", "0.2.6–0.2.9"),
+        # pjit's kwargs check in 0.4.2-0.4.3 only (`in_shardings` after).
+        ("ValueError", "pjit does not support kwargs when in_axis_resources is specified.", None),
+    ],
+)
+def test_a_wording_only_unsampled_releases_printed_reaches_its_entry(
+    exception: str, message: str, releases: str | None
+) -> None:
+    found = Matcher(CATALOG).match(exception, message)
+    assert found is not None and found.score == 100
+    older = older_module.load_older(CATALOG)
+    assert older is not None
+    wording = next(w for w in older.extend(found.entry).wordings if w.message[:20] == message[:20])
+    assert wording.versions and set(wording.versions) <= set(older.releases)
+    if releases is not None:
+        first, last = releases.split("–")
+        assert (wording.versions[0], wording.versions[-1]) == (first, last)

@@ -110,3 +110,15 @@ def test_a_wording_only_unsampled_releases_printed_reaches_its_entry(
     if releases is not None:
         first, last = releases.split("–")
         assert (wording.versions[0], wording.versions[-1]) == (first, last)
+
+
+def test_scan_carry_check_of_0_1_42_is_the_carry_entry() -> None:
+    # Read in 0.1.42-0.1.48's sdists: scan's carry type check. The raise-site join gives it to the
+    # check 0.1.49 raised at that line (a body whose output is not a pair); the curated pattern
+    # names the error it is.
+    message = (
+        "scan carry output type must match carry input type, got (ShapedArray(float32[3]),) "
+        "and (ShapedArray(float32[]),)."
+    )
+    found = Matcher(CATALOG).match("TypeError", message)
+    assert found is not None and found.entry.id == "scan-carry-type-mismatch"

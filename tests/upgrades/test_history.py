@@ -104,15 +104,15 @@ def test_history_built_from_three_releases_answers_removed_and_not_yet() -> None
         ("jax.lax.pvary", "0.10.2", "removed", "0.10.0", "jax.lax.pcast"),
         ("jax.experimental.maps", "0.10.2", "removed", "0.4.31", "jax.experimental.shard_map"),
         ("jax.experimental.host_callback", "0.10.2", "removed", "0.8.0", ""),
-        # Gone before 0.4.26: the sdists of 0.1-0.4.25 are read too (the first release read
-        # without the name; sampled releases, so "by" that release).
-        ("jnp.row_stack", "0.10.2", "removed", "0.4.25", "jax.numpy.vstack"),
-        ("jnp.in1d", "0.10.2", "removed", "0.4.25", "jax.numpy.isin"),
-        ("jnp.trapz", "0.10.2", "removed", "0.4.25", "jax.numpy.trapezoid"),
+        # Gone before 0.4.26: the sdists of every release 0.1-0.4.25 are read too (the first
+        # release without the name; PyPI has no 0.4.15, so jnp.product is gone "in" 0.4.16).
+        ("jnp.row_stack", "0.10.2", "removed", "0.4.24", "jax.numpy.vstack"),
+        ("jnp.in1d", "0.10.2", "removed", "0.4.24", "jax.numpy.isin"),
+        ("jnp.trapz", "0.10.2", "removed", "0.4.24", "jax.numpy.trapezoid"),
         ("jnp.product", "0.10.2", "removed", "0.4.16", "jax.numpy.prod"),
         ("jnp.alltrue", "0.4.13", "deprecated", "0.4.16", "jax.numpy.all"),
         ("jax.abstract_arrays.ShapedArray", "0.4.1", "ok", "0.4.16", "jax.core.ShapedArray"),
-        ("jax.experimental.stax", "0.10.2", "removed", "0.3.20", "jax.example_libraries.stax"),
+        ("jax.experimental.stax", "0.10.2", "removed", "0.3.16", "jax.example_libraries.stax"),
     ],
 )
 def test_shipped_history_knows_real_removals(
@@ -165,7 +165,8 @@ def test_unknown_version_stands_for_the_nearest_older_release() -> None:
     assert history.release_for("0.4.32") == "0.4.31"
     assert history.release_for("0.11.0") == "0.10.2"
     assert history.release_for(None) == "0.10.2"
-    assert history.release_for("0.3.3") == "0.3.0"  # sampled: the nearest older one read
+    assert history.release_for("0.3.3") == "0.3.3"  # every release of 0.1-0.4.25 is read
+    assert history.release_for("0.3.18") == "0.3.17"  # not on PyPI: the nearest older one
     assert history.release_for("0.0.9") == "0.1"
 
 

@@ -238,6 +238,11 @@ def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Tem
     return template, template.longest
 
 
+# A line break with no space on either side, in the middle of a word: a terminal or a
+# thread's rendering wrapped a long line where it was full.
+_MID_WORD_WRAP = re.compile(r"(?<=[\w.])\n(?=[\w.])")
+
+
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
@@ -431,10 +436,21 @@ class Matcher:
         """The best entry for an exception class and message, or None when nothing fits well:
         the same class first, then the rank of `_ranked` (the first of equals wins). When no
         current wording of the same class matches, the wordings of releases before the main
-        index are tried (loaded then) before another class's text or a fuzzy guess."""
+        index are tried (loaded then) before another class's text or a fuzzy guess; and a
+        message a paste wrapped in the middle of a word (`jax.ops.index\n_add`), joined."""
+        found = self._match_text(exception, message)
+        if found is None or found.score < 100:
+            joined = _MID_WORD_WRAP.sub("", message)
+            if joined != message:
+                again = self._match_text(exception, joined)
+                if again is not None and again.score >= 100:
+                    return again
+        return found
+
+    def _match_text(self, exception: str, message: str) -> Match | None:
         inner = args_message(message[:MAX_MESSAGE])
         if inner is not None:
-            found = self.match(exception, inner)
+            found = self._match_text(exception, inner)
             if found is not None:
                 return found
         found = self._match(exception, message)

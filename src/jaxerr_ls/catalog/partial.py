@@ -52,8 +52,9 @@ def follow(
         return None
     if len(text) <= len(first):
         return Cut(len(text), {})
-    if len(pieces) != len(names) + 1 or any(not piece for piece in pieces[1:-1]):
-        return None  # placeholders side by side: their values cannot be told apart
+    pieces, glued = _side_by_side_as_one(pieces, glued)
+    if len(pieces) != len(names) + 1:
+        return None
     read, position, fields = len(first), len(first), {}
     for index, piece in enumerate(pieces[1:]):
         name = names[index]
@@ -80,3 +81,10 @@ def follow(
         if position >= len(text):
             return Cut(read, fields)
     return None  # text goes on past the template's end: another message
+
+
+def _side_by_side_as_one(pieces: list[str], glued: Sequence[bool]) -> tuple[list[str], list[bool]]:
+    """Placeholders side by side (`{what_aval}{name_str}`) are one value, as the template's regex
+    reads them (one group, one name): the empty piece between them goes."""
+    kept = [i for i, piece in enumerate(pieces) if piece or i in (0, len(pieces) - 1)]
+    return [pieces[i] for i in kept], [bool(glued[i]) for i in kept if i < len(glued)]

@@ -195,8 +195,16 @@
     var first = pieces[0];
     if (!first.startsWith(text.slice(0, first.length))) return null;
     if (text.length <= first.length) return { read: text.length, fields: {} };
+    // Placeholders side by side are one value, one name, as the template's regex reads them
+    // (partial.py): the empty piece between them goes.
+    var keptPieces = [], keptGlued = [];
+    for (var m = 0; m < pieces.length; m++) {
+      if (!pieces[m] && m > 0 && m < pieces.length - 1) continue;
+      keptPieces.push(pieces[m]);
+      keptGlued.push(glued && m < glued.length ? glued[m] : false);
+    }
+    pieces = keptPieces; glued = keptGlued;
     if (pieces.length !== names.length + 1) return null;
-    for (var m = 1; m < pieces.length - 1; m++) { if (!pieces[m]) return null; }
     var read = first.length, position = first.length, fields = {};
     for (var i = 1; i < pieces.length; i++) {
       var piece = pieces[i], name = names[i - 1];

@@ -129,18 +129,13 @@ def compile_template(message: str) -> tuple[str, tuple[str, ...], list[str]]:
     return "".join(parts), tuple(names), literals
 
 
-def cut_pieces(message: str) -> list[str]:
-    """A template's literal pieces, normalised, as `partial.follow` reads a cut message."""
-    return [_norm(piece) for piece in compile_template(message)[2]]
-
-
-def glued_pieces(message: str) -> list[bool]:
-    """For each literal piece, whether it follows its placeholder with no space or mark between
-    (`{trace}Tracer`): `partial.follow` cannot tell where such a value was cut."""
+def cut_pieces(message: str) -> tuple[list[str], list[bool]]:
+    """A template's literal pieces, normalised, as `partial.follow` reads a cut message; and for
+    each, whether it follows its placeholder with no space or mark between (`{trace}Tracer`):
+    where such a value was cut cannot be told."""
     raw = compile_template(message)[2]
-    return [
-        index > 0 and (piece[:1].isalnum() or piece[:1] == "_") for index, piece in enumerate(raw)
-    ]
+    glued = [i > 0 and (piece[:1].isalnum() or piece[:1] == "_") for i, piece in enumerate(raw)]
+    return [_norm(piece) for piece in raw], glued
 
 
 def _literal_regex(text: str) -> str:
@@ -522,8 +517,8 @@ class Matcher:
         for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
             if cls and not same_class(template.cls, cls):
                 continue
-            pieces = cut_pieces(template.message)
-            cut = follow(pieces, template.names, normalised, glued_pieces(template.message))
+            pieces, glued = cut_pieces(template.message)
+            cut = follow(pieces, template.names, normalised, glued)
             if cut is None or cut.read < MIN_READ:
                 continue
             key = (cut.read, *self._template_key(template))

@@ -40,10 +40,15 @@ _INDEXES: weakref.WeakKeyDictionary[Matcher, dict[tuple[str, str], list[_Site]]]
 )
 
 
+def _unified(path: str) -> str:
+    """A frame's path with `/` separators (Windows paths, and their JSON-escaped form)."""
+    return path.replace("\\\\", "/").replace("\\", "/")
+
+
 def jax_file(path: str) -> str | None:
     """`/venv/lib/python3.11/site-packages/jax/_src/core.py` -> `jax/_src/core.py`; None when
     the frame is not in JAX."""
-    unified = path.replace("\\\\", "/").replace("\\", "/")
+    unified = _unified(path)
     position = unified.rfind("/jax/")
     if position < 0:
         return "jax/" + unified[4:] if unified.startswith("jax/") else None
@@ -61,7 +66,7 @@ def site_file(path: str) -> str | None:
     found = jax_file(path)
     if found is not None:
         return found
-    unified = path.replace("\\\\", "/").replace("\\", "/")
+    unified = _unified(path)
     for package in _LIBRARY_PACKAGES:
         position = unified.rfind(f"-packages/{package}/")
         if position >= 0:
@@ -234,7 +239,7 @@ def match_python_site(
     if not frames or not exception:
         return None
     last = frames[-1]
-    path = last.path.replace("\\\\", "/").replace("\\", "/")
+    path = _unified(last.path)
     function = last.function.rsplit(".", 1)[-1]
     cls = short_class(exception)
     found = {

@@ -17,7 +17,6 @@ from jaxerr_ls.catalog.match import (
     MAX_MESSAGE,
     Matcher,
     cut_pieces,
-    glued_pieces,
 )
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
@@ -87,10 +86,10 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             # newest release) as one number that orders like the Python tuple.
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
-            # literal pieces, for messages cut short (catalog/partial.py); only templates
+            # literal pieces and whether each is glued to its value, for messages cut short
+            # (catalog/partial.py); only templates
             # filed by their first word are tried for those
-            cut_pieces(t.message) if t.prefix and t.whole_word else [],
-            glued_pieces(t.message) if t.prefix and t.whole_word else [],
+            *(cut_pieces(t.message) if t.prefix and t.whole_word else ([], [])),
         ]
         for t in matcher.templates
     ]

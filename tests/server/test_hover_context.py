@@ -90,7 +90,8 @@ async def test_a_large_file_hovers_at_once_then_in_context_once_its_table_is_rea
     filler = "".join(f"value_{n} = {n}\n" for n in range(CHEAP_LINES + 50))
     source = METHOD + filler
     uri = open_doc(client, root(client) / "large_method.py", source)
-    count = f"{len(catalog.for_api('jax.jit'))} catalogued errors"
+    errors = sum(1 for e in catalog.for_api("jax.jit") if not e.warns)  # warnings apart
+    count = f"{errors} catalogued errors"
     assert count in await hover_text(client, uri, 4, 6)
     assert await at_risk_soon(client, uri, 4, 6) == ["jit-method-self"]
     moved = "# a comment\n# and another\n" + source

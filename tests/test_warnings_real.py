@@ -78,6 +78,8 @@ def test_a_real_warning_is_explained_by_its_warning_site(
     assert main(["explain", str(pasted), "--json"]) == 0
     [found] = json.loads(capsys.readouterr().out)["tracebacks"]
     assert found["exception"] == category
+    # Python's line after the message (the source line that warned) is not part of it.
+    assert not found["message"].splitlines()[-1].startswith("  "), found["message"]
     entry: dict[str, Any] = found["entry"]
     assert entry is not None, stderr
     assert entry["identified_by"] == "message"

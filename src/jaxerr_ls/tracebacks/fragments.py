@@ -41,6 +41,9 @@ _SUMMARY = ("FAILED ", "ERROR ")
 _IN_REPR = re.compile(
     r"\[(?P<cls>[A-Za-z_][\w.]*)\((?P<quote>['\"])(?P<msg>.*?)(?P=quote)\) raised in repr\(\)\]"
 )
+# Python prints a warning as `path:line: Category: message` then `  <the source line>`.
+_WARNING_AT = re.compile(r":\d+: $")
+_SOURCE_LINE = re.compile(r"^  \S")
 # A message longer than this is not a paste of a message.
 MAX_FRAGMENT = 20_000
 # Terminal widths that hard-wrap long lines (plus whatever width the text itself shows).
@@ -180,6 +183,8 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
         message = [text, *lines[index + 1 :]]
         while len(message) > 1 and not message[-1].strip():
             message.pop()
+        if _WARNING_AT.search(lines[index][: found.start()]) and _SOURCE_LINE.match(message[-1]):
+            message.pop()  # Python's `path:line: FooWarning: msg` ends with the line that warned
         return Traceback(found.group("cls"), "\n".join(message).strip("\n")), index
     return None
 

@@ -205,3 +205,37 @@ def test_regenerating_flax_agrees_with_the_committed_index() -> None:
         if mask & newest
     }
     assert {(e.exception, e.message) for e in result.errors} == committed
+
+
+def test_a_release_read_later_keeps_the_published_ids(tmp_path: Path) -> None:
+    """Widening an index must not retire an id that curated entries, tests or evidence cite:
+    0.2's wording links 0.1's to 0.3's, which were two entries before 0.2 was read."""
+
+    def release(version: str, files: dict[str, str]) -> Path:
+        return make_package(
+            tmp_path / version, "optax", {"__init__.py": f'__version__ = "{version}"\n', **files}
+        )
+
+    old = release("0.1.0", {"a.py": "def f(x):\n  raise ValueError(f'alpha {x}')\n"})
+    middle = release("0.2.0", {"a.py": "def f(x):\n  raise ValueError(f'gamma {x}')\n"})
+    new = release("0.3.0", {"b.py": "def f(x):\n  raise ValueError(f'gamma {x}')\n"})
+    out = tmp_path / "optax.json.gz"
+
+    def ids() -> set[str]:
+        return {e["id"] for e in json.loads(gzip.decompress(out.read_bytes()))["errors"]}
+
+    assert main(["--library", "optax", "--from", str(old), str(new), "--out", str(out)]) == 0
+    published = ids()
+    assert len(published) == 2
+    assert (
+        main(["--library", "optax", "--from", str(old), str(middle), str(new), "--out", str(out)])
+        == 0
+    )
+    assert ids() == published
+    # Read afresh, the middle release joins them: the id the published index keeps is lost.
+    fresh = tmp_path / "fresh.json.gz"
+    assert (
+        main(["--library", "optax", "--from", str(old), str(middle), str(new), "--out", str(fresh)])
+        == 0
+    )
+    assert len(json.loads(gzip.decompress(fresh.read_bytes()))["errors"]) == 1

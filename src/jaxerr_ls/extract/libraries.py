@@ -33,6 +33,11 @@ class Library:
     docs: str  # documentation home, for entries without a page of their own
     # (file, exception, printed prefix with `{function}` = the top-level `assert_*` function)
     prefixes: tuple[tuple[str, str, str], ...] = ()
+    # (release, name on the index) for releases published under an earlier name
+    earlier: tuple[tuple[str, str], ...] = ()
+
+    def dist_of(self, version: str) -> str:
+        return dict(self.earlier).get(version, self.dist)
 
 
 LIBRARIES: Mapping[str, Library] = {
@@ -42,31 +47,48 @@ LIBRARIES: Mapping[str, Library] = {
             "flax",
             "flax",
             "flax",
-            ("0.3.0", "0.3.2", "0.3.6", "0.6.11", "0.8.5", "0.10.7", "0.12.0", "0.12.8"),
+            (
+                *("0.1.0", "0.2.2", "0.3.0", "0.3.2", "0.3.6", "0.4.2", "0.5.3", "0.6.4"),
+                *("0.6.11", "0.7.5", "0.8.5", "0.9.0", "0.10.2", "0.10.7", "0.11.2", "0.12.0"),
+                *("0.12.8",),
+            ),
             "https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html",
         ),
         Library(
             "equinox",
             "equinox",
             "equinox",
-            ("0.10.11", "0.11.12", "0.13.1", "0.13.8"),
+            (
+                *("0.5.6", "0.6.0", "0.7.1", "0.8.0", "0.9.2", "0.10.11", "0.11.5", "0.11.12"),
+                *("0.12.2", "0.13.1", "0.13.8"),
+            ),
             "https://docs.kidger.site/equinox/",
         ),
         Library(
-            "optax", "optax", "optax", ("0.1.7", "0.1.9", "0.2.8"), "https://optax.readthedocs.io/"
+            "optax",
+            "optax",
+            "optax",
+            ("0.0.9", "0.0.91", "0.1.4", "0.1.7", "0.1.9", "0.2.4", "0.2.8"),
+            "https://optax.readthedocs.io/",
         ),
         Library(
             "orbax",
             "orbax.checkpoint",
             "orbax-checkpoint",
-            ("0.5.23", "0.11.40", "0.12.8"),
+            (
+                *("0.0.23", "0.1.0", "0.1.8", "0.2.7", "0.3.5", "0.4.8", "0.5.10", "0.5.23"),
+                *("0.6.4", "0.7.0", "0.8.0", "0.9.1", "0.10.3", "0.11.10", "0.11.20", "0.11.30"),
+                *("0.11.40", "0.12.8"),
+            ),
             "https://orbax.readthedocs.io/en/latest/",
+            # `orbax` held `orbax/checkpoint/` until `orbax-checkpoint` 0.1.1 (2023) took it over
+            earlier=(("0.0.23", "orbax"), ("0.1.0", "orbax")),
         ),
         Library(
             "chex",
             "chex",
             "chex",
-            ("0.1.7", "0.1.86", "0.1.92"),
+            ("0.0.9", "0.1.0", "0.1.5", "0.1.7", "0.1.81", "0.1.86", "0.1.92"),
             "https://chex.readthedocs.io/",
             (("chex/_src/asserts.py", "AssertionError", "[Chex] Assertion {function} failed: "),),
         ),
@@ -128,17 +150,16 @@ def download(library: Library, into: Path, releases: Sequence[str] = ()) -> list
     """The library's wheels (`pip download --no-deps`, reusing what `into` already holds)."""
     into.mkdir(parents=True, exist_ok=True)
     wheels: list[Path] = []
-    stem = library.dist.replace("-", "_")
     for version in releases or library.releases:
+        dist = library.dist_of(version)
+        stem = dist.replace("-", "_")
         found = sorted(into.glob(f"{stem}-{version}-*.whl"))
         if not found:
             command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-            command += ["--only-binary=:all:", "--dest", str(into), f"{library.dist}=={version}"]
+            command += ["--only-binary=:all:", "--dest", str(into), f"{dist}=={version}"]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             found = sorted(into.glob(f"{stem}-{version}-*.whl"))
             if not found:
-                raise OSError(
-                    f"pip download {library.dist}=={version} failed: {done.stderr[-400:]}"
-                )
+                raise OSError(f"pip download {dist}=={version} failed: {done.stderr[-400:]}")
         wheels.append(found[0])
     return wheels

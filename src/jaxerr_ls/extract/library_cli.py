@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import sys
 import time
+from pathlib import Path
 
 from jaxerr_ls.extract import extract, summary, write_multi
 from jaxerr_ls.extract.libraries import LIBRARIES, download, out_path
@@ -34,8 +37,11 @@ def run_libraries(args: argparse.Namespace) -> int:
             return 2
         for result in results:
             print(summary(result, time.perf_counter() - started, examples=1))
+        out = args.out or out_path(name)
         document, changes = merge_releases(
-            (Release(r.version, r.source, r.errors) for r in results), prefix=library.name
+            (Release(r.version, r.source, r.errors) for r in results),
+            prefix=library.name,
+            keep=published_ids(out),
         )
         # The library's newest release, not JAX's: the loader tags its entries with `library`.
         document = {
@@ -45,5 +51,16 @@ def run_libraries(args: argparse.Namespace) -> int:
             "version": document.pop("jax_version"),
             **{k: v for k, v in document.items() if k != "format"},
         }
-        write_multi(document, changes, args.out or out_path(name), started)
+        write_multi(document, changes, out, started)
     return 0
+
+
+def published_ids(path: Path) -> frozenset[str]:
+    """The ids of the index being replaced: curated `related`, tests and evidence cite them, so a
+    release read later joins wordings under them rather than retiring one."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, ValueError):
+        return frozenset()
+    return frozenset(str(e["id"]) for e in document.get("errors", ()) if "id" in e)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from jaxerr_ls.catalog.versions import version_key
@@ -66,8 +66,13 @@ def _slots(release: Release, keys: set[Key]) -> dict[Slot, list[Key]]:
     return found
 
 
-def changes_and_links(releases: Sequence[Release]) -> tuple[list[Change], _Union]:
+def changes_and_links(
+    releases: Sequence[Release], kept: Callable[[Key], bool] = lambda key: False
+) -> tuple[list[Change], _Union]:
+    """`kept`: keys whose id a previous index published; two of them are never joined (a
+    release read later must not make one of those ids vanish)."""
     union = _Union()
+    holds: dict[Key, bool] = {}  # root -> its group holds a kept key
     changes: list[Change] = []
     for error in releases[0].errors if releases else ():
         union.find((error.exception, error.message))
@@ -82,7 +87,12 @@ def changes_and_links(releases: Sequence[Release]) -> tuple[list[Change], _Union
         for slot, old in lost.items():
             new = gained.get(slot, [])
             if len(old) == 1 and len(new) == 1:
-                union.join(old[0], new[0])
+                a, b = union.find(old[0]), union.find(new[0])
+                held_a, held_b = holds.get(a, kept(a)), holds.get(b, kept(b))
+                if a != b and held_a and held_b:
+                    continue
+                union.join(a, b)
+                holds[union.find(a)] = held_a or held_b
                 reworded.add(old[0])
         changes.append(
             Change(current.version, previous.version, len(added), len(removed), len(reworded))
@@ -91,12 +101,13 @@ def changes_and_links(releases: Sequence[Release]) -> tuple[list[Change], _Union
 
 
 def merge_releases(
-    releases: Iterable[Release], prefix: str = "jax"
+    releases: Iterable[Release], prefix: str = "jax", keep: frozenset[str] = frozenset()
 ) -> tuple[dict[str, object], list[Change]]:
     """The multi-release index document and the per-release changes it was built from;
-    `prefix` names the ids (`jax-…`, or a library's name)."""
+    `prefix` names the ids (`jax-…`, or a library's name). `keep`: ids a previous index
+    published (curated `related`, tests and evidence cite them): each stays an entry's id."""
     ordered = sorted(releases, key=lambda r: version_key(r.version))
-    changes, union = changes_and_links(ordered)
+    changes, union = changes_and_links(ordered, lambda key: error_id(*key, prefix) in keep)
     bit = {r.version: 1 << i for i, r in enumerate(ordered)}
     masks: dict[Key, int] = {}
     latest: dict[Key, tuple[str, IndexedError]] = {}  # newest release's record of each key
@@ -109,7 +120,7 @@ def merge_releases(
     for key in masks:
         groups.setdefault(union.find(key), []).append(key)
     newest = ordered[-1].version if ordered else ""
-    entries = [_entry(members, masks, latest, newest, prefix) for members in groups.values()]
+    entries = [_entry(members, masks, latest, newest, prefix, keep) for members in groups.values()]
     entries.sort(key=lambda e: str(e["id"]))
     document: dict[str, object] = {
         "format": FORMAT,
@@ -151,10 +162,13 @@ def _entry(
     latest: dict[Key, tuple[str, IndexedError]],
     newest: str,
     prefix: str = "jax",
+    keep: frozenset[str] = frozenset(),
 ) -> dict[str, object]:
     primary, version, error, apis, api_depths, mask = joined(members, masks, latest)
+    # The newest wording leads; the id stays the one published for a member (at most one).
+    ids = [error_id(*key, prefix) for key in members]
     data: dict[str, object] = {
-        "id": error_id(*primary, prefix),
+        "id": next((i for i in ids if i in keep), ids[0]),
         "exception": error.exception,
         "message": error.message,
         "title": error.title,

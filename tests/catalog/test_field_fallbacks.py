@@ -6,6 +6,7 @@ in an older release's wording, a sentence typed without its full stop."""
 from __future__ import annotations
 
 from jaxerr_ls.catalog import Matcher
+from jaxerr_ls.catalog.classes import identified_words, match_by_class
 from jaxerr_ls.catalog.match import short_class
 from jaxerr_ls.catalog.sites import message_at_raise
 from jaxerr_ls.explain import explain_text
@@ -159,3 +160,43 @@ def test_a_value_glued_to_the_next_word_is_not_read_as_cut(matcher: Matcher) -> 
     text = "Sharding spec PartitionSpec('x',) implies that array axis 0 is partitioned 4"
     cut = matcher.match("ValueError", text)
     assert cut is not None and cut.entry.id == "device-put-sharding-not-divisible" and cut.cut
+
+
+def test_a_runtime_error_cut_before_its_message_is_xlas_runtime_error(matcher: Matcher) -> None:
+    """jax-windows-builder#34: a notebook's copy of `XlaRuntimeError` that stops inside the
+    frames, before any status: the class names XLA's runtime and says where to look."""
+    [found] = explain_text(paste_text("478"), matcher)
+    assert found.traceback.exception.endswith("XlaRuntimeError")
+    assert not found.traceback.message.strip()
+    assert found.match is not None and found.match.by == "class"
+    assert found.match.entry.id == "xla-runtime-error"
+    how = identified_words(found.match, found.traceback.exception, message=found.traceback.message)
+    assert "stops before the error's message" in how
+
+
+def test_an_unknown_status_text_is_explained_by_its_status(matcher: Matcher) -> None:
+    """jax#5228 (jaxlib 0.1.5x raised XLA's statuses as `RuntimeError` and worded the status
+    `Invalid argument:`): an old text no index holds, named by its status's family."""
+    found = explain_text(paste_text("334"), matcher)[-1]
+    assert found.traceback.message.startswith("Invalid argument: Unknown NumPy type U size 8")
+    assert found.match is not None and found.match.by == "class"
+    assert found.match.entry.id == "xla-status-invalid-argument"
+    how = identified_words(found.match, found.traceback.exception)
+    assert "(RuntimeError, INVALID_ARGUMENT)" in how
+
+
+def test_a_status_family_never_outranks_a_known_wording(matcher: Matcher) -> None:
+    """The families are reached only when nothing else is: a RET_CHECK (jax#22484) and a
+    callback's Python error carried by `INTERNAL` (jaxsim) keep their own entries, and a generic
+    class without a status names no family."""
+    for number, entry_id in (
+        ("476", "xla-ret-check-failure"),
+        ("109", "host-callback-python-error"),
+    ):
+        found = explain_text(paste_text(number), matcher)[-1]
+        assert found.match is not None and found.match.entry.id == entry_id, number
+    assert match_by_class(matcher, "RuntimeError", "something failed") is None
+    assert match_by_class(matcher, "ValueError", "INTERNAL: something failed") is None
+    assert matcher.match("XlaRuntimeError", "INTERNAL: a text no release printed") is None
+    named = match_by_class(matcher, "XlaRuntimeError", "INTERNAL: a text no release printed")
+    assert named is not None and named.entry.id == "xla-status-internal"

@@ -43,7 +43,10 @@ CASES = [(entry, release) for entry, releases in AUTHORED.items() for release in
 # Releases before the main index cannot run here: a curator's wording of theirs is backed by a
 # user's paste of what they printed (tests/catalog/older/, each thread in SOURCES.md).
 OLDER = Path(__file__).resolve().parent / "older"
-PASTED = {"tracer-integer-conversion": ("jax-5853.txt",)}
+PASTED = {
+    "tracer-integer-conversion": ("jax-5853.txt",),
+    "safe-map-length-mismatch": ("jax-12611.txt",),
+}
 
 
 @pytest.mark.parametrize(("entry_id", "release"), CASES)

@@ -52,3 +52,18 @@ async def test_chain_cut_in_its_frames_and_how_identified(client: LanguageClient
         ("unexpected-tracer-leak", "message")
     }
     assert all(f["entry"]["score"] < 100 for f in cut)
+
+
+async def test_runtime_errors_no_wording_matches_are_named_by_status(
+    client: LanguageClient,
+) -> None:
+    # a notebook's XlaRuntimeError cut before its message (jax-windows-builder#34)
+    [cut] = await explain(client, "478")
+    assert cut["message"] == ""
+    assert (cut["entry"]["id"], cut["entry"]["identified_by"]) == ("xla-runtime-error", "class")
+    # jaxlib 0.1's `RuntimeError: Invalid argument: Unknown NumPy type U size 8` (jax#5228)
+    found = await explain(client, "334")
+    assert (found[-1]["entry"]["id"], found[-1]["entry"]["identified_by"]) == (
+        "xla-status-invalid-argument",
+        "class",
+    )

@@ -179,3 +179,32 @@ def test_missing_names_explained_as_the_cli_does(matcher: Matcher, tmp_path: Pat
     found = run_node(matcher, [["text", t] for t in [*texts, invented]], tmp_path)
     assert [f[0] for f in found[:-1]] == [m.entry.id for m in expected if m]
     assert found[-1][0] not in ("removed-api", "removed-module", "api-not-yet-added")
+
+
+def test_a_class_names_its_entry_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """Field pastes no wording matches, named by their class (and status) alone: an
+    `XlaRuntimeError` cut before its message (jax-windows-builder#34), jaxlib 0.1's
+    `RuntimeError: Invalid argument: ...` (jax#5228), Equinox 0.11's renamed `EqxRuntimeError`
+    (equinox#696). The search box names what the command line names; a generic class with an
+    unknown text, or a status under a class that never carries one, names nothing."""
+    pastes = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("478", "334", "066")]
+    explained = [explain_text(text, matcher)[-1] for text in pastes]
+    expected = [e.match for e in explained]
+    assert [(m.entry.id, m.by) if m else None for m in expected] == [
+        ("xla-runtime-error", "class"),
+        ("xla-status-invalid-argument", "class"),
+        ("equinox-runtime-error", "class"),
+    ]
+    # The exception line as the CLI read it (the browser's parser does not read every notebook
+    # form yet: see _NOT_IN_BROWSER), pasted alone.
+    lines = [
+        f"{e.traceback.exception}: {(e.traceback.message.splitlines() or [''])[0]}"
+        for e in explained
+    ]
+    assert [explain_text(line, matcher)[-1].match for line in lines] == expected
+    generic = [
+        "RuntimeError: something no release printed",
+        "ValueError: INTERNAL: something no release printed",
+    ]
+    found = run_node(matcher, [["text", t] for t in [*lines, *generic]], tmp_path)
+    assert [f[0] for f in found] == [m.entry.id for m in expected if m] + [None, None]

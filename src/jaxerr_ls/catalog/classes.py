@@ -13,11 +13,11 @@ words how little the text told.
 from __future__ import annotations
 
 import builtins
-import re
 import weakref
 
 from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
 from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.xla import STATUS_CODES, STATUS_PREFIX
 
 CLASS_SCORE = 50
 # Python's own exception classes: generic, whatever JAX raises with them.
@@ -34,13 +34,21 @@ _WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredS
 _RENAMED = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
 # Modules whose classes a printed, dotted class may come from.
 _JAX_STACK = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "orbax", "chex", "haiku"})
-# An XLA status heads the message of XLA's runtime errors: "RESOURCE_EXHAUSTED: ...".
-_STATUS = re.compile(r"\s*([A-Z][A-Z_]{3,}[A-Z]):")
+# Classes that carried XLA's statuses before `XlaRuntimeError` existed (jaxlib 0.1-0.3 raised
+# `RuntimeError: INTERNAL: ...`, or `RuntimeError: Internal: ...`, with the same texts).
+_STATUS_CARRIERS = frozenset({"RuntimeError"})
 _INDEXES: weakref.WeakKeyDictionary[Matcher, dict[str, list[Entry]]] = weakref.WeakKeyDictionary()
+
+
+# Modules defining a class of a renamed class's name: checkify's own `JaxRuntimeError` (a
+# `ValueError` its `err.throw()` raises) is not XLA's.
+_OWN_NAMES = ("jax._src.checkify.",)
 
 
 def canonical_class(name: str) -> str:
     short = short_class(name)
+    if name.strip().startswith(_OWN_NAMES):
+        return short
     return _RENAMED.get(short, short)
 
 
@@ -71,30 +79,48 @@ def _index(matcher: Matcher) -> dict[str, list[Entry]]:
 
 
 def _status(text: str) -> str:
-    found = _STATUS.match(text)
-    return found.group(1) if found else ""
+    """The XLA status heading a message (`INTERNAL`; older releases' `Internal` too), or ""."""
+    stripped = text.lstrip()
+    found = STATUS_PREFIX.match(stripped)
+    if found is None:
+        return ""
+    code = stripped[: found.end()].rstrip().rstrip(":").upper().replace(" ", "_")
+    return code if code in STATUS_CODES else ""
+
+
+def status_family(entry: Entry) -> str | None:
+    """The status an entry is written for as a whole (`INTERNAL: {detail}` -> "INTERNAL"; ""
+    for the class's own entry, whose text is a placeholder only), or None: an entry of one
+    error."""
+    literal = " ".join(_PLACEHOLDER.sub(" ", entry.message).split())
+    if not literal:
+        return ""
+    code = literal.rstrip(":")
+    return code if literal.endswith(":") and code in STATUS_CODES else None
 
 
 def _is_status_family(entry: Entry, status: str) -> bool:
     """An entry for every error of an XLA status: its text is the status and a placeholder."""
-    literal = " ".join(_PLACEHOLDER.sub(" ", entry.message).split())
-    return literal in ({f"{status}:", status} if status else {""})
+    return status_family(entry) == status
 
 
 def match_by_class(matcher: Matcher, exception: str, message: str) -> Match | None:
     """The entry (or the family's most common curated entry) a JAX-specific class names, or None
     when the class is generic, unknown to the catalog, or shared by errors the text cannot tell
     apart."""
-    if not is_specific(exception):
+    status = _status(message)
+    cls = canonical_class(exception)
+    if status and cls in _STATUS_CARRIERS:
+        cls = "XlaRuntimeError"
+    elif not is_specific(exception):
         return None
-    candidates = _index(matcher).get(canonical_class(exception), [])
+    candidates = _index(matcher).get(cls, [])
     if not candidates:
         # A class only releases before the main index raised (Pallas's `TritonLoweringException`
         # of JAX 0.4.20): the older releases' entries (loaded only now).
         older = matcher.older_matcher()
-        candidates = _index(older).get(canonical_class(exception), []) if older else []
-    status = _status(message)
-    if status or canonical_class(exception) == "XlaRuntimeError":
+        candidates = _index(older).get(cls, []) if older else []
+    if status or cls == "XlaRuntimeError":
         # XLA's runtime errors share one class and are told apart by their status and text: the
         # class (and status) alone names only an entry written for the whole status.
         candidates = [e for e in candidates if _is_status_family(e, status)]
@@ -116,13 +142,38 @@ def printed_class_wins(matcher: Matcher, exception: str, message: str, found: Ma
     classes.update(canonical_class(w.exception) for w in found.entry.wordings if w.exception)
     if canonical_class(exception) in classes or not is_specific(exception):
         return found
-    return match_by_class(matcher, exception, message) or found
+    named = match_by_class(matcher, exception, message)
+    # A status's family says less than the entry the words matched (a callback's Python error
+    # carried by `XlaRuntimeError: INTERNAL: ...`).
+    if named is None or status_family(named.entry) is not None:
+        return found
+    return named
 
 
-def identified_words(match: Match, exception: str = "", short: bool = False) -> str:
-    """How the entry was found, in words; "" when by its message (the ordinary case)."""
+def identified_words(
+    match: Match, exception: str = "", short: bool = False, message: str | None = None
+) -> str:
+    """How the entry was found, in words; "" when by its message (the ordinary case). An empty
+    `message` is a text that stops before it (None: not known)."""
+    if match.by == "class" and message is not None and not message.strip():
+        cls = short_class(exception or match.entry.exception)
+        if short:
+            return f"Identified by its class alone ({cls}); the text stops before the message."
+        return (
+            f"Identified by its class alone ({cls}): the text stops before the error's message, "
+            "so this is the error that class names (or its family's most common case)."
+        )
     if match.by == "class":
         cls = short_class(exception or match.entry.exception)
+        status = status_family(match.entry)
+        if status:
+            if short:
+                return f"Identified by its class and status ({cls}, {status}) alone."
+            return (
+                f"Identified by its class and status alone ({cls}, {status}): the text after the "
+                "status matched none of the wordings we know, so this explains what the status "
+                "means and what to check."
+            )
         if short:
             return f"Identified by its class alone ({cls}); the message matched no known wording."
         return (
@@ -144,3 +195,28 @@ def identified_words(match: Match, exception: str = "", short: bool = False) -> 
             "ends (a cut paste, a `...`), and what is there begins this error's wording."
         )
     return ""
+
+
+def class_table(matcher: Matcher) -> dict[str, object]:
+    """What `match_by_class` names, as data the site's search ships (`site/assets/match.js`
+    applies it the same way): per class with no status, per status of XLA's runtime class, and
+    the rules that read a printed class."""
+    names: dict[str, str] = {}
+    for cls in sorted(_index(matcher)):
+        found = match_by_class(matcher, cls, "")
+        if found is not None:
+            names[cls] = found.entry.id
+    statuses: dict[str, str] = {}
+    for code in STATUS_CODES:
+        found = match_by_class(matcher, "XlaRuntimeError", f"{code}: ")
+        if found is not None:
+            statuses[code] = found.entry.id
+    return {
+        "names": names,
+        "statuses": statuses,
+        "renamed": dict(_RENAMED),
+        "ownNames": list(_OWN_NAMES),
+        "modules": sorted(_JAX_STACK),
+        "carriers": sorted(_STATUS_CARRIERS),
+        "runtime": "XlaRuntimeError",
+    }

@@ -18,12 +18,7 @@ from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, follow
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
-from jaxerr_ls.catalog.xla import (
-    RUNTIME_CLASSES,
-    looks_like_status,
-    segment_starts,
-    strip_status,
-)
+from jaxerr_ls.catalog.xla import RUNTIME_CLASSES, looks_like_status, segment_starts, strip_status
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -141,6 +136,13 @@ def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
 
+def _status_only(message: str) -> bool:
+    """`INTERNAL: {detail}`: a status family's text (`catalog/classes.py`), which names no error by
+    its words; the class and the status name it when nothing else matches."""
+    body = strip_status(message)
+    return body != message and not _PLACEHOLDER.sub("", body).strip()
+
+
 def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     """The entry's message, or one of its older `wording`s, as a template."""
     message = entry.message if wording is None else wording.message
@@ -149,7 +151,9 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     except TemplateError:
         return None
     literal_len = sum(len(_norm(piece)) for piece in literals)
-    if literal_len < MIN_LITERAL or not (entry.curated or says_enough(literals)):
+    if literal_len < MIN_LITERAL or _status_only(message):
+        return None
+    if not (entry.curated or says_enough(literals)):
         return None
     normalised = [_norm(piece) for piece in literals]
     # A sentence's final full stop is often left out when the message is typed or quoted

@@ -92,7 +92,7 @@ def _message(explanation: Explanation) -> str:
     # once a traceback arrives.
     from jaxerr_ls.catalog.classes import identified_words
 
-    how = identified_words(match, tb.exception, short=True)
+    how = identified_words(match, tb.exception, short=True, message=tb.message)
     text = f"{head}\n\n{meaning}" if meaning else head
     return f"{text}\n\n{how}" if how else text
 

@@ -185,7 +185,7 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
         sure = "" if match.score >= 100 else style.dim(f"  (match score {match.score})")
         body = render_entry(entry, style, full=False)
         out.append("  " + body[0] + sure)
-        how = identified_words(match, tb.exception)
+        how = identified_words(match, tb.exception, message=tb.message)
         if how:
             out.append(style.dim("  " + how))
         out += body[1:]

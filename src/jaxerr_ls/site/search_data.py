@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from jaxerr_ls.catalog.classes import class_table
 from jaxerr_ls.catalog.match import (
     CUT_SCORE,
     FUZZY_CUTOFF,
@@ -113,6 +114,7 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
     }
     return {
         "upgrades": _upgrades(position),
+        "classes": _classes(matcher, position),
         "maxMessage": MAX_MESSAGE,
         "minRead": MIN_READ,
         "cutScore": CUT_SCORE,
@@ -128,6 +130,16 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "fuzzy": fuzzy,
         "apis": list(apis),
     }
+
+
+def _classes(matcher: Matcher, position: dict[str, int]) -> dict[str, object]:
+    """The class fallback's table (`catalog/classes.py`), entries by position."""
+    table = class_table(matcher)
+    for key in ("names", "statuses"):
+        named = table[key]
+        assert isinstance(named, dict)
+        table[key] = {k: position[v] for k, v in named.items() if v in position}
+    return table
 
 
 def _upgrades(position: dict[str, int]) -> dict[str, object]:

@@ -522,11 +522,41 @@
     return fallback;
   };
 
+  // catalog/classes.py's match_by_class: when no text matched, a JAX-specific class names its
+  // entry or its family's, and XLA's runtime class (or a RuntimeError carrying a status) the
+  // entry of its status. Generic classes are not in the table.
+  Matcher.prototype.byClass = function (exception, message) {
+    var table = this.data.classes;
+    var printed = exception.trim();
+    if (!table || !printed || /\s/.test(printed)) return null;
+    var short = shortClass(printed);
+    var own = table.ownNames.some(function (prefix) { return printed.indexOf(prefix) === 0; });
+    var cls = !own && Object.prototype.hasOwnProperty.call(table.renamed, short) ? table.renamed[short] : short;
+    var status = "";
+    var stripped = message.replace(/^\s+/, "");
+    var prefix = new RegExp(this.data.statusPrefix, "y");
+    var head = prefix.exec(stripped);
+    // The prefix matches only XLA's codes, in today's or older releases' spelling.
+    if (head) status = head[0].trim().replace(/:$/, "").toUpperCase().replace(/ /g, "_");
+    var entry;
+    if (status && (cls === table.runtime || table.carriers.indexOf(cls) >= 0)) {
+      entry = table.statuses[status];
+    } else if (status) {
+      return null;
+    } else {
+      if (printed.indexOf(".") >= 0 && table.modules.indexOf(printed.split(".")[0]) < 0) return null;
+      entry = table.names[cls];
+    }
+    return entry === undefined ? null : { entry: entry, fields: {}, score: 50, by: "class" };
+  };
+
   // A pasted text: its last exception, matched, and a missing name explained by its history.
   Matcher.prototype.explain = function (text) {
     var found = lastException(text);
     var match = this.match(found.exception, found.message);
-    return { found: found, match: this.upgrade(found.exception, found.message, match) };
+    match = this.upgrade(found.exception, found.message, match);
+    if (match === null) match = this.byClass(found.exception, found.message);
+    return { found: found, match: match };
   };
 
   var api = { Matcher: Matcher, lastException: lastException, norm: norm };

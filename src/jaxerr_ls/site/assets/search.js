@@ -78,7 +78,8 @@
     var shown = {};
     if (match) {
       var fields = Object.keys(match.fields).map(function (k) { return k + " = " + match.fields[k]; });
-      results.appendChild(link(match.entry, "match " + match.score + (fields.length ? " · " + fields.join(", ") : "")));
+      var how = match.by === "class" ? " · identified by its class alone" : "";
+      results.appendChild(link(match.entry, "match " + match.score + how + (fields.length ? " · " + fields.join(", ") : "")));
       shown[match.entry] = true;
     }
     var apis = match ? [] : apiLinks(text);

@@ -24,3 +24,19 @@ def test_the_line_then_the_shape_then_the_api_s_own_order() -> None:
     assert plain.entries == tuple(own) and plain.here == 0
     text = render_api_hover("jax.jit", ranked.entries, here=ranked.here)
     assert "At risk here" in text and "`jit-method-self`" in text.split("---")[1]
+
+
+def test_jax_s_own_warnings_come_after_every_error_and_are_said_to_be_warnings() -> None:
+    """Issue 18: the extracted warnings (jax.nn.one_hot's own float-input DeprecationWarning)
+    never take an error's place in a hover; the header counts them apart and their lines say
+    the site warns."""
+    catalog = load_catalog()
+    own = catalog.for_api("jax.nn.one_hot")
+    warned = [i for i, e in enumerate(own) if e.warns and not e.curated]
+    errors = [i for i, e in enumerate(own) if not e.warns]
+    assert warned and errors and max(errors) < min(warned)
+    own_warning = next(e for e in own if e.message.startswith("jax.nn.one_hot input should be"))
+    assert own_warning.exception == "DeprecationWarning"
+    text = render_api_hover("jax.nn.one_hot", [own_warning, *own[:2]])
+    assert text.startswith("### `jax.nn.one_hot` — 2 catalogued errors (jaxerr) + 1 warning")
+    assert "Warned when `not dtypes.isdtype(" in text

@@ -63,7 +63,8 @@ async def test_hover_lists_catalogued_errors(
     assert isinstance(result.contents, types.MarkupContent)
     assert result.contents.kind == types.MarkupKind.Markdown
     text = result.contents.value
-    assert f"`{api}`" in text and f"{len(entries)} catalogued" in text
+    errors = sum(1 for e in entries if not e.warns)  # JAX's warnings are counted apart
+    assert f"`{api}`" in text and f"{errors} catalogued" in text
     for entry in entries[:3]:
         assert entry.id in text
     if len(entries) > 3:

@@ -156,6 +156,11 @@ class Entry:
     python_worded: bool = False
 
     @property
+    def warns(self) -> bool:
+        """A warning JAX emits (`warnings.warn`, issue 18), not an error it raises."""
+        return is_warning(self.exception)
+
+    @property
     def condition(self) -> str:
         """The guard of the first raise site ("" when unconditional or unknown)."""
         return self.raised_at[0].condition if self.raised_at else ""
@@ -257,6 +262,12 @@ class Catalog:
         return tuple(e for e in self.entries if e.curated)
 
 
+def is_warning(exception: str) -> bool:
+    """Python's warning categories and JAX's own (`SparseEfficiencyWarning`) end so; no
+    exception class JAX raises does."""
+    return exception.endswith("Warning")
+
+
 def depth_of(entry: Entry, api: str) -> int:
     """Calls between `api` and the entry's raise (0 = its own body); curated and unknown: 0."""
     if not entry.api_depths:
@@ -267,6 +278,9 @@ def depth_of(entry: Entry, api: str) -> int:
         return 0
 
 
-def _api_rank(entry: Entry, api: str) -> tuple[int, bool, int, str]:
-    """An API's errors: what its own body raises first, then curated and most common."""
-    return (depth_of(entry, api), not entry.curated, -entry.frequency, entry.id)
+def _api_rank(entry: Entry, api: str) -> tuple[bool, int, bool, int, str]:
+    """An API's errors: what its own body raises first, then curated and most common. The
+    warnings extracted from JAX's source come after all its errors, so that a hover's first
+    places go to errors; a curated warning (`x64-dtype-truncated`) ranks as an error does."""
+    generated_warning = entry.warns and not entry.curated
+    return (generated_warning, depth_of(entry, api), not entry.curated, -entry.frequency, entry.id)

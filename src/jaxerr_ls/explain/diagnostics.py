@@ -50,6 +50,8 @@ class Item:
     href: str | None = None
     fields: Mapping[str, str] = field(default_factory=dict)
     related: tuple[Related, ...] = ()
+    # A warning Python printed (`UserWarning: ...`), not an exception: shown as a warning.
+    warning: bool = False
 
     @property
     def data(self) -> dict[str, object]:
@@ -177,6 +179,7 @@ def items_for(
                     reader,
                     to_uri,
                 ),
+                warning=explanation.traceback.exception.endswith("Warning"),
             )
         )
     return tuple(out)

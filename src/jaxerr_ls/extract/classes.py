@@ -235,3 +235,25 @@ def apply_classes(
             )
         )
     return out_sites, out_skipped
+
+
+def is_super_init(node: ast.Call, qualname: str, klass: str | None) -> bool:
+    """`super().__init__(msg)` in an exception class's `__init__`: JAX's error classes (the
+    tracer conversion errors of 0.2-0.4) build their message there, and `raise Cls(tracer)`
+    carries none."""
+    func = node.func
+    return (
+        qualname.endswith(".__init__")
+        and str(klass).rsplit(".", 1)[-1].endswith(("Error", "Exception"))
+        and isinstance(func, ast.Attribute)
+        and func.attr == "__init__"
+        and isinstance(func.value, ast.Call)
+        and chain_of(func.value.func) == ("super",)
+        and bool(node.args or node.keywords)
+    )
+
+
+def as_raise(node: ast.Call, klass: str) -> ast.Raise:
+    """The class's message as if raised where it is built (the class named as the exception)."""
+    call = ast.Call(ast.Name(klass.rsplit(".", 1)[-1], ast.Load()), node.args, node.keywords)
+    return ast.Raise(exc=call, cause=None, lineno=node.lineno, col_offset=node.col_offset)

@@ -14,8 +14,9 @@ CONDITION_LIMIT = 160
 Guard = tuple[ast.expr, bool]  # (test, negated)
 
 
-def raise_guards(tree: ast.Module) -> dict[int, str]:
-    """id(raise node) -> its condition ("" when nothing guards it)."""
+def raise_guards(tree: ast.Module, calls: frozenset[int] = frozenset()) -> dict[int, str]:
+    """id(raise node) -> its condition ("" when nothing guards it); also for the calls whose
+    ids are in `calls` when each is a statement of its own (`warnings.warn(...)`: `warns.py`)."""
     out: dict[int, str] = {}
     todo: list[tuple[list[ast.stmt], tuple[Guard, ...]]] = [(tree.body, ())]
     while todo:
@@ -23,6 +24,8 @@ def raise_guards(tree: ast.Module) -> dict[int, str]:
         for node in body:
             if isinstance(node, ast.Raise):
                 out[id(node)] = condition_text(guards)
+            elif isinstance(node, ast.Expr) and id(node.value) in calls:
+                out[id(node.value)] = condition_text(guards)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 todo.append((node.body, ()))
             elif isinstance(node, ast.If):

@@ -11,11 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from jaxerr_ls.extract.classes import ClassFacts, chain_of, class_facts
+from jaxerr_ls.extract.classes import ClassFacts, as_raise, chain_of, class_facts, is_super_init
 from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Lookup
 from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
 from jaxerr_ls.extract.source import module_name
+from jaxerr_ls.extract.warns import (
+    deprecation_table_sites,
+    may_warn,
+    warn_call,
+    warning_site,
+)
 
 Chain = tuple[str, ...]  # `lax.reshape` -> ("lax", "reshape")
 Import = tuple[str, "str | None"]  # (module, attribute) or (module, None) for `import m as x`
@@ -49,6 +55,7 @@ class ModuleFacts:
     sites: tuple[RaiseSite, ...]
     skipped: tuple[Skipped, ...]
     classes: Mapping[str, ClassFacts] = field(default_factory=dict)  # see classes.py
+    warned: tuple[RaiseSite, ...] = ()  # `warnings.warn` calls, their category as class: warns.py
 
 
 Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
@@ -90,7 +97,7 @@ class _Scope:
 
 def analyse(relative: str, text: str, class_messages: bool = False) -> ModuleFacts | str:
     """Facts of one file, or why it could not be read. `class_messages`: an exception class's
-    `super().__init__(msg)` counts as a raise site of that class (see `_is_super_init`)."""
+    `super().__init__(msg)` counts as a raise site of that class (see `classes.is_super_init`)."""
     try:
         tree = ast.parse(text, filename=relative)
     except SyntaxError as exc:
@@ -132,6 +139,7 @@ class _Pass:
         self.is_package = relative.endswith("/__init__.py")
         self.scopes: list[_Scope] = []
         self.raises: list[tuple[ast.Raise, _Scope, Blocks]] = []
+        self.warns: list[tuple[ast.Call, Chain, _Scope, Blocks]] = []  # may warn: `warns.py`
         self.methods: dict[str, set[str]] = {}
         self.imports: dict[str, Import] = {}
         self.renamed: set[str] = set()
@@ -144,7 +152,11 @@ class _Pass:
             stack.extend(reversed(self._visit(node, scope, blocks)))
         sites: list[RaiseSite] = []
         skipped: list[Skipped] = []
-        guards = raise_guards(tree) if self.raises else {}
+        warned: list[RaiseSite] = []
+        # Told apart once every module-level import is known (some follow the functions).
+        warns = [(c, h, s, b) for c, ch, s, b in self.warns if (h := warn_call(ch, self.imports))]
+        calls = frozenset(id(call) for call, *_ in warns)
+        guards = raise_guards(tree, calls) if self.raises or calls else {}
         for node, scope, blocks in self.raises:
             lookup = _lookup(scope, node.lineno, blocks)
             condition = guards.get(id(node), "")
@@ -153,6 +165,12 @@ class _Pass:
                 sites.append(found)
             else:
                 skipped.append(found)
+        for call, how, scope, blocks in warns:
+            lookup = _lookup(scope, call.lineno, blocks)
+            condition = guards.get(id(call), "")
+            site = warning_site(self.relative, call, how, scope.qualname, lookup, condition)
+            warned += [site] if site else []
+        warned += deprecation_table_sites(self.relative, _module_statements(tree.body))
         defs = {n.name: "class" if isinstance(n, ast.ClassDef) else "def" for n in _defs(tree.body)}
         return ModuleFacts(
             file=self.relative,
@@ -180,6 +198,7 @@ class _Pass:
             ),
             sites=tuple(sites),
             skipped=tuple(skipped),
+            warned=tuple(warned),
         )
 
     def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
@@ -204,10 +223,16 @@ class _Pass:
         if isinstance(node, ast.Raise):
             self.raises.append((node, scope, blocks))
         elif isinstance(node, ast.Call):
-            if self.class_messages and scope.klass is not None and _is_super_init(node, scope):
-                self.raises.append((_as_raise(node, scope.klass), scope, blocks))
+            if (
+                self.class_messages
+                and scope.klass is not None
+                and is_super_init(node, scope.qualname, scope.klass)
+            ):
+                self.raises.append((as_raise(node, scope.klass), scope, blocks))
             chain = chain_of(node.func)
             if chain is not None:
+                if may_warn(chain):
+                    self.warns.append((node, chain, scope, blocks))
                 scope.calls.add(chain)
                 return [(n, scope, blocks) for n in (*node.args, *node.keywords)]
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
@@ -267,28 +292,6 @@ class _Pass:
         base = parts if self.is_package else parts[:-1]
         base = base[: len(base) - (node.level - 1)]
         return ".".join([*base, node.module] if node.module else base)
-
-
-def _is_super_init(node: ast.Call, scope: _Scope) -> bool:
-    """`super().__init__(msg)` in an exception class's `__init__`: JAX's error classes (the
-    tracer conversion errors of 0.2-0.4) build their message there, and `raise Cls(tracer)`
-    carries none."""
-    func = node.func
-    return (
-        scope.qualname.endswith(".__init__")
-        and str(scope.klass).rsplit(".", 1)[-1].endswith(("Error", "Exception"))
-        and isinstance(func, ast.Attribute)
-        and func.attr == "__init__"
-        and isinstance(func.value, ast.Call)
-        and chain_of(func.value.func) == ("super",)
-        and bool(node.args or node.keywords)
-    )
-
-
-def _as_raise(node: ast.Call, klass: str) -> ast.Raise:
-    """The class's message as if raised where it is built (the class named as the exception)."""
-    call = ast.Call(ast.Name(klass.rsplit(".", 1)[-1], ast.Load()), node.args, node.keywords)
-    return ast.Raise(exc=call, cause=None, lineno=node.lineno, col_offset=node.col_offset)
 
 
 def _lookup(scope: _Scope, line: int, blocks: Blocks) -> Lookup:

@@ -55,7 +55,8 @@ def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Se
     parts = []
     if entry.raised_at:
         site = entry.raised_at[0]
-        when = when_raised(site) if markdown else when_raised(site).replace("`", "")
+        when = when_raised(site, entry.warns)
+        when = when if markdown else when.replace("`", "")
         if api in entry.apis and entry.api_depths:
             when += f" ({depth_words(depth_of(entry, api))})"
         parts.append(when[0].upper() + when[1:])
@@ -161,12 +162,12 @@ def render_api_hover(
     `release` is the user's JAX: its wording of a message is shown when it differs; `site_url`
     adds a link to each entry's page on a published catalog site. The first `here` entries are
     what this call risks on its line (`render/hover_rank.py`): always in full, and said so."""
-    count = len(entries)
-    noun = "error" if count == 1 else "errors"
-    if markdown:
-        blocks = [f"### `{api}` — {count} catalogued {noun} (jaxerr)"]
-    else:
-        blocks = [f"{api}: {count} catalogued {noun} (jaxerr)"]
+    warnings = sum(1 for entry in entries if entry.warns)
+    count = len(entries) - warnings
+    what = f"{count} catalogued {'error' if count == 1 else 'errors'} (jaxerr)"
+    if warnings:  # JAX's warnings (issue 18): counted apart, listed after the errors
+        what += f" + {warnings} {'warning' if warnings == 1 else 'warnings'}"
+    blocks = [f"### `{api}` — {what}" if markdown else f"{api}: {what}"]
     if here:
         ids = ", ".join(f"`{e.id}`" if markdown else e.id for e in entries[:here])
         blocks.append(f"{'**' if markdown else ''}At risk here{'**' if markdown else ''}: {ids}")

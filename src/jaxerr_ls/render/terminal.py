@@ -16,6 +16,7 @@ from jaxerr_ls.render.facts import (
     apis_by_directness,
     depth_words,
     installed_lines,
+    raised_word,
     release_ranges,
     release_span,
     source_link,
@@ -106,9 +107,10 @@ def render_entry_page(
     out += [""] + render_entry(entry, style, full=True)
     who = raiser(entry)
     if entry.raised_at:
-        out += ["", style.bold(f"  When and where {who} raises it")]
+        does = "warns" if entry.warns else "raises"
+        out += ["", style.bold(f"  When and where {who} {does} it")]
         for site in entry.raised_at[:SITES_SHOWN]:
-            out += _paragraph(when_raised(site) + ".", "    ").split("\n")
+            out += _paragraph(when_raised(site, entry.warns) + ".", "    ").split("\n")
             owner = LIBRARIES.get(library_of_file(site.file) or "", "JAX")
             label = site_label(site) if pinned_commit(site) else f"{owner} {site.jax}"
             out.append(f"      {site.file}:{site.line} ({label})  " + style.cyan(source_link(site)))
@@ -118,8 +120,10 @@ def render_entry_page(
                 out += ["      " + line for line in lines]
         if len(entry.raised_at) > SITES_SHOWN:
             out.append(f"    … and {len(entry.raised_at) - SITES_SHOWN} more raise sites")
+    verb = raised_word(entry.warns)
     if entry.apis:
-        out += ["", style.bold("  APIs that raise it, most direct first")]
+        lead = "warn" if entry.warns else "raise"
+        out += ["", style.bold(f"  APIs that {lead} it, most direct first")]
         for depth, apis in apis_by_directness(entry):
             shown = ", ".join(apis[:APIS_SHOWN])
             more = f" (+{len(apis) - APIS_SHOWN} more)" if len(apis) > APIS_SHOWN else ""
@@ -132,13 +136,13 @@ def render_entry_page(
     if entry.library_versions:
         out += ["", style.bold(f"  {who} releases")]
         out += _paragraph(
-            f"raised by {', '.join(entry.library_versions)} (of the releases catalogued)", "    "
+            f"{verb} by {', '.join(entry.library_versions)} (of the releases catalogued)", "    "
         ).split("\n")
     if entry.versions or any(w.versions for w in entry.wordings):
         out += ["", style.bold("  JAX releases")]
         if entry.versions:
             out += _paragraph(
-                f"raised by {release_ranges(entry.versions, releases)}"
+                f"{verb} by {release_ranges(entry.versions, releases)}"
                 f" ({len(entry.versions)} release{'s' if len(entry.versions) != 1 else ''})",
                 "    ",
             ).split("\n")
@@ -192,17 +196,18 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
         if match.fields:
             values = ", ".join(f"{k} = {v}" for k, v in match.fields.items())
             out += ["", "  From the message: " + values]
+        verb = raised_word(entry.warns).capitalize()
         if not entry.curated:
-            out += ["", style.dim(f"  Raised in {raiser(entry)} at {_sites(entry)}.")]
+            out += ["", style.dim(f"  {verb} in {raiser(entry)} at {_sites(entry)}.")]
         worded = [w for w in entry.wordings if w.versions]
         if entry.versions or worded:
-            line = f"  Raised by JAX {release_span(entry.versions)}" if entry.versions else ""
+            line = f"  {verb} by JAX {release_span(entry.versions)}" if entry.versions else ""
             if worded:
                 line += "; worded differently in " if line else "  Worded differently in JAX "
                 line += ", ".join(release_span(w.versions) for w in worded)
             out += [style.dim(line + ".")]
         elif entry.library_versions:
-            out += [style.dim(f"  Raised by {release_label(entry)}.")]
+            out += [style.dim(f"  {verb} by {release_label(entry)}.")]
     for cause in explanation.causes:
         out += ["", style.dim("  Caused by an earlier exception:")]
         out += ["    " + line for line in render_explanation(cause, style)]

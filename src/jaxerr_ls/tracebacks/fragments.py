@@ -21,7 +21,7 @@ import json
 import re
 
 from jaxerr_ls.tracebacks.dialects.common import separator
-from jaxerr_ls.tracebacks.model import Traceback
+from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...).
 _EXCEPTION = re.compile(
@@ -41,6 +41,9 @@ _SUMMARY = ("FAILED ", "ERROR ")
 _IN_REPR = re.compile(
     r"\[(?P<cls>[A-Za-z_][\w.]*)\((?P<quote>['\"])(?P<msg>.*?)(?P=quote)\) raised in repr\(\)\]"
 )
+# Python prints a warning as `path:line: Category: message` then `  <the source line>`.
+_WARNING_AT = re.compile(r"(?P<path>\S(?:.*\S)?):(?P<line>\d+): $")
+_SOURCE_LINE = re.compile(r"^  \S")
 # A message longer than this is not a paste of a message.
 MAX_FRAGMENT = 20_000
 # Terminal widths that hard-wrap long lines (plus whatever width the text itself shows).
@@ -180,7 +183,16 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
         message = [text, *lines[index + 1 :]]
         while len(message) > 1 and not message[-1].strip():
             message.pop()
-        return Traceback(found.group("cls"), "\n".join(message).strip("\n")), index
+        frames: tuple[Frame, ...] = ()
+        warned = _WARNING_AT.match(lines[index][: found.start()].lstrip())
+        if warned and _SOURCE_LINE.match(message[-1]):
+            # Python's `path:line: FooWarning: msg` ends with the line that warned: where the
+            # warning points (the user's line, when the warning's stack level reaches it).
+            frames = (Frame(warned["path"], int(warned["line"]), "", message.pop().strip()),)
+        elif warned:
+            frames = (Frame(warned["path"], int(warned["line"])),)
+        cls, text = found.group("cls"), "\n".join(message).strip("\n")
+        return Traceback(cls, text, frames), index
     return None
 
 

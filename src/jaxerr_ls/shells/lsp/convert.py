@@ -47,7 +47,9 @@ def to_diagnostic(
     return types.Diagnostic(
         range=client_range(lines_of(item.uri), codec, item.span),
         message=item.message,
-        severity=types.DiagnosticSeverity.Error,
+        severity=(
+            types.DiagnosticSeverity.Warning if item.warning else types.DiagnosticSeverity.Error
+        ),
         source=SOURCE,
         code=item.entry_id,
         code_description=types.CodeDescription(href=item.href) if item.href else None,

@@ -31,22 +31,24 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 # fits the catalog.
 _COMMON = """
     all allowed already an and api are args argument arguments array arrays as async at
-    attribute available axes axis backend batch be because been block both bounds broadcast
-    buffer but by bytes call called can cannot check checkpoint client collective com complex
-    computation config context convert could count cpu custom data device devices different dim
-    dimension dimensions dims divisible do does dot dtype dynamic either element empty en equal
-    error executable expected failed false file first float for found from function gather get
-    github google got gpu has have host html https id if implemented in index indices input
-    inputs instead instruction int integer invalid io is issues it jax jit kernel key kind
-    latest layout least length lhs local lowering map match memory mesh metadata method
-    mismatch missing mode module more multiple must name negative no non none not num number
-    numpy object of on one only op open operand operands operation or out output outputs
-    parameter parse pass passed path pjrt platform please process provided pytree range rank
-    readthedocs ref reference requires result return rhs rule same scalar scan scatter see
-    serialization set shape shapes shard sharding should single size sizes slice space spec
-    specified start state static string support supported supports target than that the this
-    tile tiling tmem to tpu true tuple two type types unexpected unknown unsupported update use
-    used using valid value values variable version via vs was when which while with xla yet you
+    attribute available axes axis backend batch batching be because been block both bounds
+    broadcast buffer but by bytes call called can cannot check checkpoint client collective com
+    complex computation config context convert core could count cpu custom data default
+    deprecated device devices different dim dimension dimensions dims divisible do does dot
+    dtype dtypes dynamic either element empty en equal error executable expected experimental
+    failed false file first float for found from function gather general get github google got
+    gpu has have host html https id if implemented in index indices input inputs instead
+    instruction int integer interpreters invalid io is issue issues it its jax jaxpr jit jnp
+    kernel key kind latest layout least length lhs local lowering map match memory mesh
+    metadata method mismatch missing ml mode module more multiple must name names negative no
+    non none not num number numpy object of on one only op open operand operands operation or
+    out output outputs parameter parse partial pass passed path pjrt platform please process
+    provided pytree range rank readthedocs ref reference removed requires result return rhs
+    rule same scalar scan scatter see serialization set shape shapes shard sharding should
+    single size sizes slice space spec specified specify start state static string support
+    supported supports target than that the this tile tiling tmem to tpu transforms true tuple
+    two type types unexpected unknown unsupported update use used using valid value values
+    variable version via vs was when which while will with xla yet you your
 """
 COMMON_WORDS = frozenset(_COMMON.split())
 

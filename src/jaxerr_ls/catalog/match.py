@@ -16,22 +16,16 @@ from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, follow
-from jaxerr_ls.catalog.xla import (
-    LIBRARY as XLA,
-)
-from jaxerr_ls.catalog.xla import (
-    RUNTIME_CLASSES,
-    looks_like_status,
-    segment_starts,
-    strip_status,
-)
+from jaxerr_ls.catalog.specific import says_enough
+from jaxerr_ls.catalog.xla import LIBRARY as XLA
+from jaxerr_ls.catalog.xla import RUNTIME_CLASSES, looks_like_status, segment_starts, strip_status
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
 FUZZY_CUTOFF = 88
 # A message cut short that begins a template (`catalog.partial`): sure of the error, not whole.
 CUT_SCORE = 95
-# A template needs this much literal text to identify an error at all.
+# A template needs this much literal text to identify an error at all (generated: catalog.specific).
 MIN_LITERAL = 8
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
@@ -159,6 +153,8 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     literal_len = sum(len(_norm(piece)) for piece in literals)
     if literal_len < MIN_LITERAL or _status_only(message):
         return None
+    if not (entry.curated or says_enough(literals)):
+        return None
     normalised = [_norm(piece) for piece in literals]
     # A sentence's final full stop is often left out when the message is typed or quoted
     # inline ("IndexError: Array boolean indices must be concrete"). Only after literal words:
@@ -220,7 +216,7 @@ def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Tem
         return None
     normalised = [_norm(piece) for piece in literals]
     literal_len = sum(len(piece) for piece in normalised)
-    if literal_len < MIN_LITERAL:
+    if literal_len < MIN_LITERAL or not (entry.curated or says_enough(literals)):
         return None
     ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
     template = Template(

@@ -208,3 +208,15 @@ def test_a_class_names_its_entry_as_the_cli_does(matcher: Matcher, tmp_path: Pat
     ]
     found = run_node(matcher, [["text", t] for t in [*lines, *generic]], tmp_path)
     assert [f[0] for f in found] == [m.entry.id for m in expected if m] + [None, None]
+
+
+def test_a_private_jax_name_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """optax#453, optax#456 and bridge_data_v2#28: code reaching into JAX's private names
+    (`jax._src`, `serialization._DEFAULT_DRIVER`) the installed release lacks; a public name no
+    release had stays unexplained by it."""
+    texts = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("178", "180", "091")]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    assert [m.entry.id if m else None for m in expected] == ["jax-private-name-missing"] * 3
+    public = "AttributeError: module 'jax' has no attribute 'no_such_name_anywhere'"
+    found = run_node(matcher, [["text", t] for t in [*texts, public]], tmp_path)
+    assert [f[0] for f in found] == ["jax-private-name-missing"] * 3 + [None]

@@ -24,7 +24,7 @@ from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.libraries import library_history
-from jaxerr_ls.upgrades.resolve import UPGRADE_ENTRIES, missing_names
+from jaxerr_ls.upgrades.resolve import PRIVATE_NAME, UPGRADE_ENTRIES, missing_names
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).
@@ -156,6 +156,8 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
                     into.setdefault(position[entry_id], []).append(name)
     return {
         "entries": sorted(position[e] for e in UPGRADE_ENTRIES if e in position),
+        # A JAX name with a private part (`jax._src...`, `_name`) no history holds.
+        "private": position.get(PRIVATE_NAME),
         "direct": {str(k): sorted(v) for k, v in sorted(direct.items())},
         "whole": {str(k): sorted(v) for k, v in sorted(whole.items())},
     }

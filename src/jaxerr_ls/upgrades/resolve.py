@@ -23,8 +23,10 @@ REMOVED_MODULE = "removed-module"
 NOT_YET_ADDED = "api-not-yet-added"
 DEPRECATED_API = "deprecated-api"
 IN_ANOTHER_MODULE = "jax-name-in-another-module"
+# A name under `jax._src` or starting with `_`: no history is kept of private names.
+PRIVATE_NAME = "jax-private-name-missing"
 UPGRADE_ENTRIES = frozenset(
-    {REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API, IN_ANOTHER_MODULE}
+    {REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API, IN_ANOTHER_MODULE, PRIVATE_NAME}
 )
 
 # JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
@@ -233,6 +235,8 @@ def upgrade_match(
         elsewhere = _elsewhere(history, name) if library is None and not warning else []
         if elsewhere:
             return _in_another_module(exception, name, elsewhere, catalog) or fallback
+        if fallback is None and library is None and not warning and is_private(name):
+            return _private(exception, name, catalog)
         return fallback
     entry = catalog.get(entry_for(verdict))
     if entry is None:
@@ -320,6 +324,26 @@ def _in_another_module(
     )
     fields = {"name": name, "status": "elsewhere", "elsewhere": ", ".join(elsewhere)}
     return Match(shown, fields, 100)
+
+
+def is_private(name: str) -> bool:
+    """`jax._src.numpy.lax_numpy._ScalarMeta`, `jax._src`: a part after the root is private."""
+    return any(part.startswith("_") for part in name.split(".")[1:])
+
+
+def _private(exception: str, name: str, catalog: Catalog) -> Match | None:
+    entry = catalog.get(PRIVATE_NAME)
+    if entry is None:
+        return None
+    printed = short_class(exception)
+    form = _ERRORS.get(printed)
+    shown = replace(
+        entry,
+        exception=printed if form else entry.exception,
+        message=form or entry.message,
+        title=f"{name} is private to JAX, and this release lacks it",
+    )
+    return Match(shown, {"name": name, "status": "private"}, 100)
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

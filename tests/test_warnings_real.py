@@ -55,6 +55,11 @@ PROGRAMS = {
 def run_program(tmp_path: Path, text: str) -> str:
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(text), encoding="utf-8")
+    return run_file(program)
+
+
+def run_file(program: Path) -> str:
+    """The stderr of a real run of `program` (warnings always shown), which must succeed."""
     done = subprocess.run(
         [sys.executable, "-W", "always", str(program)],
         capture_output=True,

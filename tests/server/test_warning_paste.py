@@ -4,12 +4,12 @@ exception's traceback is an error): the real stderr of a program run under the i
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from tests.test_warnings_real import run_file
 
 from .conftest import current_diagnostics, open_doc, root
 from .test_paste import explain
@@ -27,15 +27,9 @@ async def test_a_pasted_warning_is_a_warning_on_the_users_line(client: LanguageC
     folder.mkdir(exist_ok=True)
     path = folder / "zeros.py"
     uri = open_doc(client, path, PROGRAM)
-    done = subprocess.run(
-        [sys.executable, "-W", "always", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"JAX_PLATFORMS": "cpu", "PATH": "/usr/bin:/bin"},
-    )
-    assert done.returncode == 0 and "UserWarning" in done.stderr, done.stderr[-2000:]
-    [found] = await explain(client, done.stderr, folder)
+    stderr = run_file(path)
+    assert "UserWarning" in stderr, stderr[-2000:]
+    [found] = await explain(client, stderr, folder)
     assert found["exception"] == "UserWarning"
     assert found["entry"]["id"] == "x64-dtype-truncated"
     loop = asyncio.get_running_loop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from jaxerr_ls.catalog.match import Match, short_class
 from jaxerr_ls.catalog.model import Catalog, Entry
@@ -242,12 +243,9 @@ def upgrade_match(
     if entry is None:
         return fallback
     title, first, solutions = _specific(verdict, version)
-    printed = short_class(exception)
-    form = _ERRORS.get(printed)
-    shown = replace(
+    shown = _as_printed(
         entry,
-        exception=printed if form else entry.exception,
-        message=form or entry.message,
+        exception,
         title=title,
         meaning=first + "\n\n" + (_LIBRARY_MEANING if library else entry.meaning.strip()),
         solutions=(*solutions, *(() if library else entry.solutions)),
@@ -305,18 +303,15 @@ def _in_another_module(
     entry = catalog.get(IN_ANOTHER_MODULE)
     if entry is None:
         return None
-    printed = short_class(exception)
-    form = _ERRORS.get(printed)
     where = ", ".join(f"`{m}`" for m in elsewhere)
     first = (
         f"No JAX release had `{name}`; JAX's modules of that name are {where}."
         if len(elsewhere) > 1
         else f"No JAX release had `{name}`; JAX has it as {where}."
     )
-    shown = replace(
+    shown = _as_printed(
         entry,
-        exception=printed if form else entry.exception,
-        message=form or entry.message,
+        exception,
         title=f"{name} is not a JAX module: use {elsewhere[0]}"
         + (f" (or {', '.join(elsewhere[1:])})" if len(elsewhere) > 1 else ""),
         meaning=first + "\n\n" + entry.meaning.strip(),
@@ -335,15 +330,23 @@ def _private(exception: str, name: str, catalog: Catalog) -> Match | None:
     entry = catalog.get(PRIVATE_NAME)
     if entry is None:
         return None
+    shown = _as_printed(
+        entry, exception, title=f"{name} is private to JAX, and this release lacks it"
+    )
+    return Match(shown, {"name": name, "status": "private"}, 100)
+
+
+def _as_printed(entry: Entry, exception: str, **changes: Any) -> Entry:
+    """The entry shown with the class printed and Python's wording for it (a missing name is an
+    AttributeError, ImportError or ModuleNotFoundError by how the code reached it)."""
     printed = short_class(exception)
     form = _ERRORS.get(printed)
-    shown = replace(
+    return replace(
         entry,
         exception=printed if form else entry.exception,
         message=form or entry.message,
-        title=f"{name} is private to JAX, and this release lacks it",
+        **changes,
     )
-    return Match(shown, {"name": name, "status": "private"}, 100)
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

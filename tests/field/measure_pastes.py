@@ -27,6 +27,7 @@ from typing import Any
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.tracebacks import Traceback
 from jaxerr_ls.tracebacks.parse import paste_readings
@@ -119,8 +120,11 @@ class Outcome:
         if self.record.exception is None:
             return True
         printed = _cls(self.record.exception)
-        return printed in self.entry_classes or bool(
-            _PRINTED_AS.get(printed, frozenset()) & self.entry_classes
+        carried = runtime_class(printed, self.record.message_start or "")
+        return (
+            printed in self.entry_classes
+            or carried in self.entry_classes
+            or bool(_PRINTED_AS.get(printed, frozenset()) & self.entry_classes)
         )
 
     def to_json(self) -> dict[str, object]:

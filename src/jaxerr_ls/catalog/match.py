@@ -18,7 +18,13 @@ from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, follow
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
-from jaxerr_ls.catalog.xla import RUNTIME_CLASSES, looks_like_status, segment_starts, strip_status
+from jaxerr_ls.catalog.xla import (
+    RUNTIME_CLASSES,
+    looks_like_status,
+    runtime_class,
+    segment_starts,
+    strip_status,
+)
 
 # Only the head of a message is matched: JAX appends notes, and huge messages must stay cheap.
 MAX_MESSAGE = 4000
@@ -482,10 +488,12 @@ class Matcher:
     def _match(self, exception: str, message: str, fuzzy: bool = True) -> Match | None:
         text = message[:MAX_MESSAGE]
         cls = short_class(exception)
+        # `ValueError: INVALID_ARGUMENT: ...` is XLA's (older jaxlib) or tensorstore's: either.
+        carried = runtime_class(cls, text)
         best: tuple[tuple[int, ...], Match] | None = None
         runtime = cls in RUNTIME_CLASSES or not cls or looks_like_status(text)
         for printed_by, rank, found in self._ranked(text, runtime):
-            key = (same_class(printed_by, cls), *rank)
+            key = (same_class(printed_by, cls) or same_class(printed_by, carried), *rank)
             if best is None or key > best[0]:
                 best = (key, found)
         if best is not None and (best[0][0] or not cls):

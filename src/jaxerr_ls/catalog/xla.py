@@ -25,6 +25,11 @@ EXCEPTION = "XlaRuntimeError"
 RUNTIME_CLASSES = frozenset(
     {"XlaRuntimeError", "JaxRuntimeError", "RuntimeError", "JaxStackTraceBeforeTransformation"}
 )
+# Python's own classes jaxlib raised some statuses as, before `XlaRuntimeError` existed
+# (`ValueError: INVALID_ARGUMENT: Donation requested for invalid buffer`, jax#9237): with a status
+# at the message's start, the runtime class when the words match XLA's text. Never a family by
+# class alone (`catalog/classes.py`): tensorstore raises its statuses as `ValueError` too.
+STATUS_VALUE_CARRIERS = frozenset({"ValueError"})
 STATUS_CODES = (
     "INTERNAL",
     "INVALID_ARGUMENT",
@@ -111,6 +116,14 @@ STATUS_ADVICE: dict[str, tuple[str, tuple[str, ...]]] = {
 def advice(code: str) -> tuple[str, tuple[str, ...]]:
     """What a status code means and what to check ("" and the common checks when unknown)."""
     return STATUS_ADVICE.get(code, ("", _COMMON))
+
+
+def runtime_class(cls: str, message: str) -> str:
+    """The class a status is carried by: `ValueError` with a status heading its message is
+    XLA's runtime class (`STATUS_VALUE_CARRIERS`); any other class is itself."""
+    if cls in STATUS_VALUE_CARRIERS and STATUS_PREFIX.match(message.lstrip()):
+        return EXCEPTION
+    return cls
 
 
 def looks_like_status(message: str, wrapped: bool = True) -> bool:

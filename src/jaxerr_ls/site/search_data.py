@@ -21,7 +21,12 @@ from jaxerr_ls.catalog.match import (
 )
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
-from jaxerr_ls.catalog.xla import MAX_SEGMENTS, RUNTIME_CLASSES, STATUS_PREFIX
+from jaxerr_ls.catalog.xla import (
+    MAX_SEGMENTS,
+    RUNTIME_CLASSES,
+    STATUS_PREFIX,
+    STATUS_VALUE_CARRIERS,
+)
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.libraries import library_history
 from jaxerr_ls.upgrades.resolve import PRIVATE_NAME, UPGRADE_ENTRIES, missing_names
@@ -125,6 +130,7 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "patterns": patterns,
         "below": below,
         "runtimeClasses": sorted(RUNTIME_CLASSES),
+        "valueCarriers": sorted(STATUS_VALUE_CARRIERS),
         "statusPrefix": js_regex(STATUS_PREFIX.pattern),
         "maxSegments": MAX_SEGMENTS,
         "fuzzy": fuzzy,

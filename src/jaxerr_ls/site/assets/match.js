@@ -54,6 +54,10 @@
   };
 
   // XlaRuntimeError, JaxRuntimeError and RuntimeError carry the same XLA status: one class.
+  Matcher.prototype.fits = function (printedBy, cls, carried) {
+    return this.sameClass(printedBy, cls) || this.sameClass(printedBy, carried);
+  };
+
   Matcher.prototype.sameClass = function (printed, expected) {
     return printed === expected || (!!this.runtime[printed] && !!this.runtime[expected]);
   };
@@ -66,6 +70,13 @@
       if ((text[i] === ":" || text[i] === ";") && text[i + 1] === " ") { starts.push(i + 2); i++; }
     }
     return starts.slice(0, this.data.maxSegments || 40);
+  };
+
+  // runtime_class in catalog/xla.py: `ValueError: INVALID_ARGUMENT: ...` of older jaxlib.
+  Matcher.prototype.runtimeClass = function (cls, text) {
+    if (!this.status || (this.data.valueCarriers || []).indexOf(cls) < 0) return cls;
+    this.status.lastIndex = 0;
+    return this.status.test(text.replace(/^\s+/, "")) ? "XlaRuntimeError" : cls;
   };
 
   Matcher.prototype.looksLikeStatus = function (text) {
@@ -132,6 +143,7 @@
     }
     var normalised = norm(text);
     var cls = shortClass(exception);
+    var carried = this.runtimeClass(cls, text);
     var best = null;
     var entries = this.entries;
     for (var p = 0; p < this.patterns.length; p++) {
@@ -148,7 +160,7 @@
         });
       }
       var entry = this.patterns[p][0];
-      var key = [this.sameClass(shortClass(entries[entry][1]), cls) ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
+      var key = [this.fits(shortClass(entries[entry][1]), cls, carried) ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
       if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
     }
     var candidates = this.candidates(normalised);
@@ -159,7 +171,7 @@
       var values = {};
       for (var n = 0; n < t[6].length && n + 1 < hit.length; n++) values[t[6][n]] = (hit[n + 1] || "").trim();
       var e = t[0];
-      var tkey = [this.sameClass(t[8], cls) ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
+      var tkey = [this.fits(t[8], cls, carried) ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
       if (best === null || greater(tkey, best.key)) best = { key: tkey, entry: e, fields: values };
     }
     var runtime = !!this.runtime[cls] || !cls || this.looksLikeStatus(text);
@@ -167,7 +179,7 @@
     for (var k = 0; k < below.length; k++) {
       var row = below[k].row;
       if (!runtime && row[6] !== cls) continue;  // jaxlib's Python errors: same class only
-      var bkey = [this.sameClass(row[6], cls) ? 1 : 0, 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
+      var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
       if (runtime) {
         if (best === null || greater(bkey, best.key)) best = { key: bkey, entry: row[0], fields: below[k].fields };
       } else if (best === null || greater(bkey, best.key)) {

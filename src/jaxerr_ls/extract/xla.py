@@ -25,7 +25,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxerr_ls.extract.cpp import CppMessage, messages
+from jaxerr_ls.extract.cpp import CppMessage, blank_comments, messages
+from jaxerr_ls.extract.cpp_log import log_messages
 
 FORMAT = 1
 # Paths that never run in a user's process: tests, benchmarks, tools, test utilities.
@@ -33,6 +34,19 @@ _SKIP = re.compile(
     r"(?:^|/)(?:tests?|testing|testlib|testdata|benchmarks?|tools|examples)/"
     r"|_test(?:_util|lib|_utils?|base)?\.(?:cc|h)$|_benchmark\.cc$|test_util|mock_"
 )
+
+# `.inc`: TensorFlow's TPU loader includes its function tables from such files.
+_SUFFIXES = (".cc", ".h", ".inc")
+
+
+def file_messages(text: str) -> list[CppMessage]:
+    """Statuses and Python exceptions (`cpp.messages`), then log messages (`cpp_log`), of one
+    file: a log message's kind is "log" and its code the severity (`ERROR`, `FATAL`, ...)."""
+    logs = [
+        CppMessage("log", severity, template, line, function)
+        for severity, template, line, function in log_messages(text, blank_comments(text))
+    ]
+    return [*messages(text), *logs]
 
 
 @dataclass(frozen=True)
@@ -78,7 +92,7 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
         base = spec.path / spec.subdir if spec.subdir else spec.path
         for file in sorted(base.rglob("*")):
             relative = file.relative_to(spec.path).as_posix()
-            if file.suffix in (".cc", ".h") and not _SKIP.search(relative):
+            if file.suffix in _SUFFIXES and not _SKIP.search(relative):
                 yield relative, file.read_text(encoding="utf-8", errors="replace")
         return
     ref = spec.ref or "HEAD"
@@ -87,7 +101,7 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
     for row in listing.splitlines():
         meta, _, relative = row.partition("\t")
         parts = meta.split()
-        is_cpp = len(parts) == 3 and parts[1] == "blob" and relative.endswith((".cc", ".h"))
+        is_cpp = len(parts) == 3 and parts[1] == "blob" and relative.endswith(_SUFFIXES)
         if is_cpp and not _SKIP.search(relative):
             wanted.append((parts[2], relative))
     batch = subprocess.Popen(
@@ -136,7 +150,7 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
         found = 0
         for relative, text in read_files(spec):
             message: CppMessage
-            for message in messages(text):
+            for message in file_messages(text):
                 found += 1
                 key = (message.kind, message.code, message.template)
                 record = records.setdefault(

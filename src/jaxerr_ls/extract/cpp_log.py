@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from jaxerr_ls.extract.cpp import _Namer, _balanced, enclosing_function, render, worth_keeping
+from jaxerr_ls.extract.cpp import _balanced, _Namer, enclosing_function, render, worth_keeping
 
 # The severity names the macros take, as glog prints their first letter.
 SEVERITIES = {"INFO": "INFO", "WARNING": "WARNING", "ERROR": "ERROR", "FATAL": "FATAL"}

@@ -126,6 +126,20 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
         batch.wait(timeout=60)
 
 
+def file_commits(spec: SourceSpec) -> dict[str, str]:
+    """A folder source's `COMMITS` file (`path commit` per line, `#` comments): the commit each
+    file was read at, when the files were gathered one by one (a repository too big to fetch)."""
+    manifest = spec.path / "COMMITS"
+    if _is_git(spec.path) or not manifest.is_file():
+        return {}
+    commits: dict[str, str] = {}
+    for row in manifest.read_text(encoding="utf-8").splitlines():
+        parts = row.split()
+        if len(parts) == 2 and not row.startswith("#"):
+            commits[parts[0]] = parts[1]
+    return commits
+
+
 def describe(spec: SourceSpec, repo: str = "") -> dict[str, str]:
     data = {"name": spec.name, "ref": spec.ref, "subdir": spec.subdir, "repo": repo}
     if _is_git(spec.path):
@@ -138,7 +152,8 @@ def entry_id(kind: str, code: str, template: str) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"\{[^{}]*\}", " ", template).lower())[:6]
     digest = hashlib.sha1(f"{kind}\0{code}\0{template}".encode()).hexdigest()[:6]
     # The digest stays whole (ids are unique), the words are cut to keep ids readable.
-    head = "-".join(["xla", code.lower().replace("_", "-"), *words])[:80].rstrip("-")
+    label = code.lower().replace("_", "-")
+    head = "-".join(["xla", *(["log"] if kind == "log" else []), label, *words])[:80].rstrip("-")
     return f"{head}-{digest}"
 
 
@@ -148,6 +163,7 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
     counts: dict[str, int] = {}
     for number, spec in enumerate(specs):
         found = 0
+        commits = file_commits(spec)
         for relative, text in read_files(spec):
             message: CppMessage
             for message in file_messages(text):
@@ -168,6 +184,8 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
                 if not any(s["source"] == number and s["file"] == relative for s in sites):
                     site = {"source": number, "file": relative, "line": message.line}
                     site["function"] = message.function
+                    if relative in commits:
+                        site["commit"] = commits[relative]
                     sites.append(site)
         counts[spec.name] = found
     return {

@@ -192,7 +192,9 @@ def test_an_old_status_text_the_xla_of_2021_builds_is_found_by_its_words(
     2021, was named by its status's family until the XLA of 2021 joined the catalog."""
     found = explain_text(paste_text("334"), matcher)[-1]
     assert found.match is not None and found.match.by == "message"
-    assert found.match.entry.message == "INVALID_ARGUMENT: Unknown NumPy type {kind} size {itemsize}"
+    assert (
+        found.match.entry.message == "INVALID_ARGUMENT: Unknown NumPy type {kind} size {itemsize}"
+    )
     assert found.match.fields == {"kind": "U", "itemsize": "8"}
 
 

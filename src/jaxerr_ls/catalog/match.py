@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, follow
@@ -241,6 +242,30 @@ def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Tem
 _MID_WORD_WRAP = re.compile(r"(?<=[\w.])\n(?=[\w.])")
 
 
+def _line_starts(text: str) -> list[int]:
+    return [found.end() for found in re.finditer(r"\n", text)]
+
+
+def _by_log_header(
+    text: str, start: int, hits: list[tuple[Template, dict[str, str]]]
+) -> list[tuple[Template, dict[str, str]]]:
+    """The hits at one start, as a C++ log line tells them apart: XLA often logs the text it
+    returns as a status (`LOG(FATAL) << X; return Unimplemented(X)`). After a log header
+    (`E ... cuda_dnn.cc:439] `) the generated log entries win over statuses of the same text,
+    and of them those the header's file logs; elsewhere a status wins over a log entry.
+    Curated entries are always kept (they rank above generated ones)."""
+    logs = [hit for hit in hits if is_generated_log(hit[0].entry)]
+    if not logs:
+        return hits
+    curated = [hit for hit in hits if hit[0].entry.curated]
+    file = header_file(text, start)
+    if file is None:
+        others = [hit for hit in hits if not is_generated_log(hit[0].entry)]
+        return others or hits
+    same_file = [hit for hit in logs if logged_by(hit[0].entry, file)]
+    return curated + (same_file or logs)
+
+
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
@@ -358,6 +383,9 @@ class Matcher:
         only where (`Failed to execute XLA Runtime executable: {...}`)."""
         normalised = _norm(text)
         starts: list[int] | None = None
+        # A log entry's text starts a log line (past its header) or a line: never inside a
+        # status, whose wrapped text is a status too (`... failed: {x} symbol not found.`).
+        line_starts: frozenset[int] | None = None
         hits: list[tuple[int, Template, dict[str, str]]] = []
         for longest, entry, wording in self._below_templates():
             if longest not in normalised:
@@ -371,16 +399,20 @@ class Matcher:
             template = built[0]
             regex = self._regex(template)
             starts = segment_starts(text) if starts is None else starts
-            for start in reversed(starts):
+            tried = starts
+            if is_generated_log(entry):
+                if line_starts is None:
+                    line_starts = frozenset((0, *header_starts(text), *_line_starts(text)))
+                tried = [start for start in starts if start in line_starts]
+            for start in reversed(tried):
                 found = regex.match(text, start)
                 if found is not None:
                     values = (g.strip() for g in found.groups())
                     hits.append((start, template, dict(zip(template.names, values, strict=False))))
                     break
         innermost = max((start for start, _, _ in hits), default=0)
-        for start, template, fields in hits:
-            if start != innermost:
-                continue
+        chosen = _by_log_header(text, innermost, [h[1:] for h in hits if h[0] == innermost])
+        for template, fields in chosen:
             yield template.cls, self._template_key(template), Match(template.entry, fields, 100)
 
     def _template_key(self, template: Template) -> tuple[int, ...]:

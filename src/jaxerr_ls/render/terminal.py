@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
+from jaxerr_ls.catalog.loglines import LOG_EXCEPTION
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.xla import pinned_commit, site_label
 from jaxerr_ls.explain.model import Explanation
@@ -162,8 +163,10 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
     first, *rest = tb.message.split("\n") if tb.message else [""]
     exception = tb.exception
     if not exception and explanation.match is not None:
-        # A message pasted without its class: the class is the entry's.
+        # A message pasted without its class: the class is the entry's; a C++ log line has none.
         exception = f"{explanation.match.entry.exception} (class not in the text)"
+        if explanation.match.entry.exception == LOG_EXCEPTION:
+            exception = "C++ log line (no exception in the text)"
     out = [style.red(exception) + (f": {first}" if first else "")]
     out += [line for line in rest[:6]]
     if len(rest) > 6:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from jaxerr_ls.catalog.classes import class_table
+from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS, is_generated_log
 from jaxerr_ls.catalog.match import (
     CUT_SCORE,
     FUZZY_CUTOFF,
@@ -110,6 +112,12 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             list(t.names),
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
+            # A C++ log message (catalog/loglines.py): matched only where a line or a log line's
+            # text starts, and ranked by the files that log it (their basenames).
+            sorted({PurePosixPath(s.file).name for s in t.entry.raised_at})
+            if is_generated_log(t.entry)
+            else 0,
+            int(t.entry.curated),
         ]
         for t in matcher.below_templates()
     ]
@@ -133,6 +141,9 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "valueCarriers": sorted(STATUS_VALUE_CARRIERS),
         "statusPrefix": js_regex(STATUS_PREFIX.pattern),
         "maxSegments": MAX_SEGMENTS,
+        # Python's `(?m)` is the JavaScript flag "m" (match.js adds it).
+        "logHeader": js_regex(LOG_HEADER.pattern.removeprefix("(?m)")),
+        "maxHeaders": MAX_HEADERS,
         "fuzzy": fuzzy,
         "apis": list(apis),
     }

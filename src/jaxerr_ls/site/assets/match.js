@@ -62,14 +62,46 @@
     return printed === expected || (!!this.runtime[printed] && !!this.runtime[expected]);
   };
 
-  // Where a wrapped status may start: the start, after a newline, ": " or "; " (catalog/xla.py).
+  // Where a wrapped status may start: the start, after a newline, ": " or "; " (catalog/xla.py);
+  // and where each C++ log line's text starts, past its `file.cc:123] ` (catalog/loglines.py).
   Matcher.prototype.segmentStarts = function (text) {
     var starts = [0];
     for (var i = 0; i < text.length; i++) {
       if (text[i] === "\n") { starts.push(i + 1); continue; }
       if ((text[i] === ":" || text[i] === ";") && text[i + 1] === " ") { starts.push(i + 2); i++; }
     }
-    return starts.slice(0, this.data.maxSegments || 40);
+    var out = starts.slice(0, this.data.maxSegments || 40);
+    this.headers(text).forEach(function (h) { if (out.indexOf(h.end) < 0) out.push(h.end); });
+    return out.sort(function (a, b) { return a - b; });
+  };
+
+  // The log headers of the text: where each one's message starts, and the file it names.
+  Matcher.prototype.headers = function (text) {
+    if (!this.data.logHeader) return [];
+    var regex = new RegExp(this.data.logHeader, "gm");
+    var found = [];
+    var hit;
+    while ((hit = regex.exec(text)) !== null && found.length < (this.data.maxHeaders || 40)) {
+      if (hit[0].length === 0) { regex.lastIndex++; continue; }
+      found.push({ end: hit.index + hit[0].length, file: hit.groups.file });
+    }
+    return found;
+  };
+
+  // Hits at one start as a log line tells them apart (match.py `_by_log_header`): after a log
+  // header, C++ log messages over statuses of the same text, those the header's file logs
+  // first, curated entries kept; elsewhere, a status over a log message.
+  Matcher.prototype.byLogHeader = function (text, start, hits) {
+    var logs = hits.filter(function (h) { return h.row[7]; });
+    if (!logs.length) return hits;
+    var header = this.headers(text).filter(function (h) { return h.end === start; })[0];
+    if (!header) {
+      var others = hits.filter(function (h) { return !h.row[7]; });
+      return others.length ? others : hits;
+    }
+    var curated = hits.filter(function (h) { return h.row[8]; });
+    var same = logs.filter(function (h) { return h.row[7].indexOf(header.file) >= 0; });
+    return curated.concat(same.length ? same : logs);
   };
 
   // runtime_class in catalog/xla.py: `ValueError: INVALID_ARGUMENT: ...` of older jaxlib.
@@ -93,6 +125,7 @@
   Matcher.prototype.below = function (text, normalised) {
     var hits = [];
     var starts = null;
+    var lineStarts = null;
     var rows = this.data.below || [];
     for (var b = 0; b < rows.length; b++) {
       var t = rows[b];
@@ -100,19 +133,29 @@
       var regex = this.sticky[t[1]];
       if (!regex) regex = this.sticky[t[1]] = new RegExp(t[1], "sy");
       if (starts === null) starts = this.segmentStarts(text);
-      for (var s = starts.length - 1; s >= 0; s--) {
-        regex.lastIndex = starts[s];
+      var tried = starts;
+      if (t[7]) {
+        // A log message starts a line or a log line's text, never inside a status.
+        if (lineStarts === null) {
+          lineStarts = { 0: 1 };
+          this.headers(text).forEach(function (h) { lineStarts[h.end] = 1; });
+          for (var c = 0; c < text.length; c++) if (text[c] === "\n") lineStarts[c + 1] = 1;
+        }
+        tried = starts.filter(function (st) { return lineStarts[st]; });
+      }
+      for (var s = tried.length - 1; s >= 0; s--) {
+        regex.lastIndex = tried[s];
         var hit = regex.exec(text);
         if (!hit) continue;
         var values = {};
         for (var n = 0; n < t[4].length && n + 1 < hit.length; n++) values[t[4][n]] = (hit[n + 1] || "").trim();
-        hits.push({ start: starts[s], row: t, fields: values });
+        hits.push({ start: tried[s], row: t, fields: values });
         break;
       }
     }
     var innermost = 0;
     hits.forEach(function (h) { if (h.start > innermost) innermost = h.start; });
-    return hits.filter(function (h) { return h.start === innermost; });
+    return this.byLogHeader(text, innermost, hits.filter(function (h) { return h.start === innermost; }));
   };
 
   function greater(a, b) {

@@ -416,7 +416,8 @@ class Matcher:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
                 key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
-                yield short_class(entry.exception), key, Match(entry, fields, 100)
+                for printed_by in (entry.exception, *entry.other_classes):
+                    yield short_class(printed_by), key, Match(entry, fields, 100)
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
             if found is not None:

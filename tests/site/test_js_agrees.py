@@ -220,3 +220,25 @@ def test_a_private_jax_name_as_the_cli_does(matcher: Matcher, tmp_path: Path) ->
     public = "AttributeError: module 'jax' has no attribute 'no_such_name_anywhere'"
     found = run_node(matcher, [["text", t] for t in [*texts, public]], tmp_path)
     assert [f[0] for f in found] == ["jax-private-name-missing"] * 3 + [None]
+
+
+def test_a_message_cut_at_its_start_is_a_gap_of_the_site(matcher: Matcher, tmp_path: Path) -> None:
+    """A gap, stated: the command line reads a message whose beginning the user left out and
+    marked `...` (chex#464's before, field paste 607) by the end of a template
+    (`partial.follow_end`); the page does not, since its literal words would have to pass the
+    matcher's says-enough rules (`catalog/specific.py`: the common words and Python's own
+    wordings), which the site's data does not carry. The same message whole, and the pull
+    request's after wording (a pattern), agree."""
+    cut = (FIELD / "607-chex-464-before-ellipsis.txt").read_text("utf-8").strip()
+    after = (FIELD / "608-chex-464-after-ellipsis.txt").read_text("utf-8").strip()
+    whole = cut.replace(
+        "... ", "[Chex] Assertion assert_shape failed: Error in shape compatibility check: "
+    )
+    texts = [cut, after, whole]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    entry = "chex-assert-shape-bare-ellipsis"
+    assert [m.entry.id if m else None for m in expected] == [entry] * 3
+    assert expected[0] is not None and expected[0].cut_start
+    found = run_node(matcher, [["text", t] for t in texts], tmp_path)
+    assert found[0][0] != entry  # the gap
+    assert [f[0] for f in found[1:]] == [entry, entry]

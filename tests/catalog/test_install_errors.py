@@ -10,6 +10,7 @@ import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.explain import explain_text
+from jaxerr_ls.render.terminal import render_entry_page
 
 CATALOG = load_catalog()
 
@@ -271,6 +272,9 @@ def test_numpy_prints_its_check_with_other_classes(
     assert found and all(e.match is not None for e in found)
     assert {e.match.entry.id for e in found if e.match} == {"numpy-abi-mismatch"}
     assert all(e.match.score == 100 for e in found if e.match)
+    # `catalog show` says so.
+    page = "\n".join(render_entry_page(entry))
+    assert "Also printed as" in page and "RuntimeError, AttributeError" in page
     # The same texts under a class NumPy never prints them with stay less sure.
     other = matcher.match("KeyError", "_ARRAY_API not found")
     assert other is not None and other.score < 100

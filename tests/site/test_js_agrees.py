@@ -242,3 +242,27 @@ def test_a_message_cut_at_its_start_is_a_gap_of_the_site(matcher: Matcher, tmp_p
     found = run_node(matcher, [["text", t] for t in texts], tmp_path)
     assert found[0][0] != entry  # the gap
     assert [f[0] for f in found[1:]] == [entry, entry]
+
+
+def test_other_classes_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """NumPy's import-time check prints its texts as RuntimeError and AttributeError before the
+    ImportError (jax#2606, jax#21937): `numpy-abi-mismatch` names those classes
+    (`other_classes`), so the page finds it at the same score as the command line; under a class
+    NumPy never prints them with, both are less sure."""
+    inputs = [
+        [
+            "message",
+            "RuntimeError",
+            "module compiled against API version 0xc but this version of numpy is 0xb",
+        ],
+        ["message", "AttributeError", "_ARRAY_API not found"],
+        ["message", "KeyError", "_ARRAY_API not found"],
+    ]
+    expected = [matcher.match(i[1], i[2]) for i in inputs]
+    assert [(m.entry.id, m.score) if m else None for m in expected[:2]] == [
+        ("numpy-abi-mismatch", 100)
+    ] * 2
+    found = run_node(matcher, inputs, tmp_path)
+    assert [(f[0], f[1]) for f in found] == [
+        (m.entry.id, m.score) if m else (None, 0) for m in expected
+    ]

@@ -97,3 +97,12 @@ def test_a_cut_start_needs_enough_words_and_the_class(
 ) -> None:
     found = matcher.match(exception, message)
     assert found is None or not found.cut_start
+
+
+def test_a_message_alone_cut_at_its_start(matcher: Matcher) -> None:
+    # Without its class too (a quote in a comment): read as a message, the template it ends.
+    found = explain_text("... shapes should be a list or tuple of ints, got Ellipsis.\n", matcher)
+    assert [e.match.entry.id if e.match else None for e in found] == [ENTRY]
+    assert found[0].match is not None and found[0].match.cut_start
+    # Nothing is read from a cut start that ends no template.
+    assert not explain_text("... something no release of anything printed, ever.\n", matcher)

@@ -530,7 +530,7 @@ class Matcher:
             return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
-        cut = self._cut_match(cls, text) or self._head_cut_match(cls, text)
+        cut = self._cut_match(cls, text) or self.match_cut_start(cls, text)
         close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
@@ -553,7 +553,7 @@ class Matcher:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         return best[1] if best is not None else None
 
-    def _head_cut_match(self, cls: str, text: str) -> Match | None:
+    def match_cut_start(self, cls: str, text: str) -> Match | None:
         """A message whose beginning the user left out (`... got Ellipsis.`), of the class
         printed: what follows the mark ends one template, read backwards (`partial.follow_end`)
         far enough to tell and by words that say enough (`specific.says_enough`, the rule a

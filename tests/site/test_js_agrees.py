@@ -276,3 +276,49 @@ def test_log_lines_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> No
     assert [f[0] for f in found] == ids
     pasted = run_node(matcher, [["text", line] for line in LOG_LINES[:2]], tmp_path)
     assert [f[0] for f in pasted] == ids[:2]
+
+
+def test_a_message_cut_at_its_start_is_a_gap_of_the_site(matcher: Matcher, tmp_path: Path) -> None:
+    """A gap, stated: the command line reads a message whose beginning the user left out and
+    marked `...` (chex#464's before, field paste 607) by the end of a template
+    (`partial.follow_end`); the page does not, since its literal words would have to pass the
+    matcher's says-enough rules (`catalog/specific.py`: the common words and Python's own
+    wordings), which the site's data does not carry. The same message whole, and the pull
+    request's after wording (a pattern), agree."""
+    cut = (FIELD / "607-chex-464-before-ellipsis.txt").read_text("utf-8").strip()
+    after = (FIELD / "608-chex-464-after-ellipsis.txt").read_text("utf-8").strip()
+    whole = cut.replace(
+        "... ", "[Chex] Assertion assert_shape failed: Error in shape compatibility check: "
+    )
+    texts = [cut, after, whole]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    entry = "chex-assert-shape-bare-ellipsis"
+    assert [m.entry.id if m else None for m in expected] == [entry] * 3
+    assert expected[0] is not None and expected[0].cut_start
+    found = run_node(matcher, [["text", t] for t in texts], tmp_path)
+    assert found[0][0] != entry  # the gap
+    assert [f[0] for f in found[1:]] == [entry, entry]
+
+
+def test_other_classes_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """NumPy's import-time check prints its texts as RuntimeError and AttributeError before the
+    ImportError (jax#2606, jax#21937): `numpy-abi-mismatch` names those classes
+    (`other_classes`), so the page finds it at the same score as the command line; under a class
+    NumPy never prints them with, both are less sure."""
+    inputs = [
+        [
+            "message",
+            "RuntimeError",
+            "module compiled against API version 0xc but this version of numpy is 0xb",
+        ],
+        ["message", "AttributeError", "_ARRAY_API not found"],
+        ["message", "KeyError", "_ARRAY_API not found"],
+    ]
+    expected = [matcher.match(i[1], i[2]) for i in inputs]
+    assert [(m.entry.id, m.score) if m else None for m in expected[:2]] == [
+        ("numpy-abi-mismatch", 100)
+    ] * 2
+    found = run_node(matcher, inputs, tmp_path)
+    assert [(f[0], f[1]) for f in found] == [
+        (m.entry.id, m.score) if m else (None, 0) for m in expected
+    ]

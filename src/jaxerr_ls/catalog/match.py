@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
-from jaxerr_ls.catalog.partial import MIN_READ, follow
+from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow, follow_end
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
 from jaxerr_ls.catalog.xla import (
@@ -93,6 +93,8 @@ class Match:
     # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
     by: str = "message"
     cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
+    # The message's beginning was left out (`... got Ellipsis.`): found by its end.
+    cut_start: bool = False
 
 
 def _norm(text: str) -> str:
@@ -138,6 +140,18 @@ def cut_pieces(message: str) -> tuple[list[str], list[bool]]:
     raw = compile_template(message)[2]
     glued = [i > 0 and (piece[:1].isalnum() or piece[:1] == "_") for i, piece in enumerate(raw)]
     return [_norm(piece) for piece in raw], glued
+
+
+# Marks a word may end with where it ends a template or a message (`got.` is `got`).
+_WORD_END = ".,:;!?)]'\"`"
+
+
+def glued_before(message: str) -> list[bool]:
+    """For each literal piece of a template, whether its placeholder follows it with no space or
+    mark between (`got{x}`): where a message whose start was cut begins inside such a value
+    cannot be told (`partial.follow_end`)."""
+    raw = compile_template(message)[2]
+    return [i < len(raw) - 1 and (p[-1:].isalnum() or p[-1:] == "_") for i, p in enumerate(raw)]
 
 
 def _literal_regex(text: str) -> str:
@@ -305,6 +319,7 @@ class Matcher:
             for pattern in entry.patterns:
                 self.patterns.append((entry, re.compile(pattern, re.DOTALL | re.MULTILINE)))
         self._by_word: dict[str, list[Template]] = {}
+        self._last_words: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
         self._floating: list[Template] = []
         for template in self.templates:
             if template.prefix and template.whole_word:
@@ -442,7 +457,8 @@ class Matcher:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
                 key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
-                yield short_class(entry.exception), key, Match(entry, fields, 100)
+                for printed_by in (entry.exception, *entry.other_classes):
+                    yield short_class(printed_by), key, Match(entry, fields, 100)
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
             if found is not None:
@@ -540,7 +556,7 @@ class Matcher:
             return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
-        cut = self._cut_match(cls, text)
+        cut = self._cut_match(cls, text) or self.match_cut_start(cls, text)
         close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
@@ -562,6 +578,53 @@ class Matcher:
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         return best[1] if best is not None else None
+
+    def match_cut_start(self, cls: str, text: str) -> Match | None:
+        """A message whose beginning the user left out (`... got Ellipsis.`), of the class
+        printed: what follows the mark ends one template, read backwards (`partial.follow_end`)
+        far enough to tell and by words that say enough (`specific.says_enough`, the rule a
+        generated template's whole text meets); the best-ranked that reads the most."""
+        rest = after_head_cut(text)
+        if rest is None:
+            return None
+        best: tuple[tuple[int, ...], Match] | None = None
+        by_end = self._by_last_word()
+        words = {word.rstrip(_WORD_END) for word in rest.split(" ")}
+        for word in sorted(words & by_end.keys()):
+            for template, pieces, glued in by_end[word]:
+                if cls and not same_class(template.cls, cls):
+                    continue
+                found = follow_end(pieces, template.names, rest, glued)
+                if found is None:
+                    continue
+                cut, read = found
+                # What was left out stands before the words read, as a value would: Python's
+                # `'{}' object cannot be interpreted as an integer`, read from its end, stays
+                # Python's.
+                if cut.read < MIN_READ or not says_enough(["", *read]):
+                    continue
+                key = (cut.read, *self._template_key(template))
+                if best is None or key > best[0]:
+                    match = Match(template.entry, cut.fields, CUT_SCORE, cut=True, cut_start=True)
+                    best = (key, match)
+        return best[1] if best is not None else None
+
+    def _by_last_word(self) -> dict[str, list[tuple[Template, list[str], list[bool]]]]:
+        """Templates by the last word of their literal text, with their cut pieces: built the
+        first time a message cut at its start is read (a rare paste)."""
+        if self._last_words is None:
+            index: dict[str, list[tuple[Template, list[str], list[bool]]]] = {}
+            for template in self.templates:
+                if template.literal_len < MIN_READ:
+                    continue
+                pieces, _ = cut_pieces(template.message)
+                text = " ".join(pieces).rstrip(" " + _WORD_END)
+                word = text.rsplit(" ", 1)[-1].rstrip(_WORD_END)
+                if word:
+                    glued = glued_before(template.message)
+                    index.setdefault(word, []).append((template, pieces, glued))
+            self._last_words = index
+        return self._last_words
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)

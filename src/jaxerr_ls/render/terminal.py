@@ -134,6 +134,13 @@ def render_entry_page(
                 else depth_words(depth)
             )
             out += _paragraph(f"{label}: {shown}{more}", "    ").split("\n")
+    if entry.other_classes:
+        out += ["", style.bold("  Also printed as")]
+        out += _paragraph(
+            f"{', '.join(entry.other_classes)}, as well as {entry.exception}: the same texts, "
+            "whatever the JAX release",
+            "    ",
+        ).split("\n")
     if entry.library_versions:
         out += ["", style.bold(f"  {who} releases")]
         out += _paragraph(

@@ -20,6 +20,7 @@ from jaxerr_ls.catalog.match import (
     MAX_MESSAGE,
     Matcher,
     cut_pieces,
+    short_class,
 )
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
@@ -101,7 +102,11 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         ]
         for t in matcher.templates
     ]
-    patterns = [[position[entry.id], js_regex(p.pattern)] for entry, p in matcher.patterns]
+    # A pattern's row ends with the other classes that print its entry's text (`other_classes`).
+    patterns = [
+        [position[entry.id], js_regex(p.pattern), [short_class(c) for c in entry.other_classes]]
+        for entry, p in matcher.patterns
+    ]
     # Errors below JAX's Python: tried where each wrapped status starts (see catalog/xla.py).
     below = [
         [

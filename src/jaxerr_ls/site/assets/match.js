@@ -14,7 +14,7 @@
     this.entries = data.entries;
     this.hasPatterns = {};
     for (var h = 0; h < data.hasPatterns.length; h++) this.hasPatterns[data.hasPatterns[h]] = true;
-    this.patterns = data.patterns.map(function (p) { return [p[0], new RegExp(p[1], "sm")]; });
+    this.patterns = data.patterns.map(function (p) { return [p[0], new RegExp(p[1], "sm"), p[2] || []]; });
     this.byWord = {};
     this.floating = [];
     this.regexes = {};
@@ -203,7 +203,10 @@
         });
       }
       var entry = this.patterns[p][0];
-      var key = [this.fits(shortClass(entries[entry][1]), cls, carried) ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
+      var fits = this.fits(shortClass(entries[entry][1]), cls, carried);
+      var others = this.patterns[p][2] || [];
+      for (var o = 0; o < others.length && !fits; o++) fits = this.fits(others[o], cls, carried);
+      var key = [fits ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
       if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
     }
     var candidates = this.candidates(normalised);

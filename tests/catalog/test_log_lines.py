@@ -94,3 +94,24 @@ def test_a_status_never_reads_as_the_log_message_it_wraps(matcher: Matcher) -> N
         "cudaGetLastError() failed: cudaGetErrorString symbol not found.",
     )
     assert found is not None and found.entry.exception == "XlaRuntimeError"
+
+
+def test_the_2021_tpu_lock_wording_reaches_the_tpu_entry(matcher: Matcher) -> None:
+    """jaxlib of 2021 logged `libtpu.so already in used by another process` (TensorFlow's
+    tpu_initializer_helper.cc at c3bd2f4bcdcf, an INFO line); later releases say `in use`."""
+    line = (
+        "2021-07-08 19:19:44.915453: I external/org_tensorflow/tensorflow/core/tpu/"
+        "tpu_initializer_helper.cc:68] libtpu.so already in used by another process. Not "
+        "attempting to load libtpu.so in this process."
+    )
+    found = matcher.match("", line)
+    assert found is not None and found.entry.id == "tpu-already-in-use"
+
+
+def test_a_2021_cufft_log_line_reaches_its_generated_entry(matcher: Matcher) -> None:
+    """cuda_fft.cc of 2021 (TensorFlow's tree, c3bd2f4bcdcf) wrote `plan:` and the cuFFT code
+    with no space between them; 2022's wording differs, so only the TensorFlow source has it."""
+    line = "E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_fft.cc:261] "
+    found = matcher.match("", line + "failed to make cuFFT batched plan:5")
+    assert found is not None and found.entry.title.startswith("ERROR log: failed to make cuFFT")
+    assert any(site.jax.startswith("tensorflow/tensorflow@") for site in found.entry.raised_at)

@@ -34,6 +34,10 @@ from jaxerr_ls.extract.cpp import (
 _DIAGNOSTIC = re.compile(
     r"(?P<member>\.|->)?\s*(?P<scope>mlir::)?\b(?P<kind>emitOpError|emitError)\s*\("
 )
+# Mosaic's own shorthands for `op->emitOpError(msg); return failure();` (infer_vector_layout.cc):
+# `TPU_CHECK_OP(cond, msg)` and `NYI(msg)`, which prefixes "not implemented: ".
+_MACRO = re.compile(r"(?<![\w#])(?P<macro>TPU_CHECK_OP|NYI)\s*\(")
+_MACRO_PREFIX = {"TPU_CHECK_OP": "", "NYI": "not implemented: "}
 # llvm::formatv's replacement fields: `{0}`, `{1:x}`, `{0,-8}`; `{{` is a literal brace.
 _FORMATV_FIELD = re.compile(r"\{\{|\{(\d+)(?:[,:][^{}]*)?\}")
 _STRING_AT = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
@@ -69,9 +73,18 @@ def _formatv(args: list[str], namer: _Namer) -> str:
     return "".join(out)
 
 
+def _getter(found: re.Match[str]) -> str:
+    """`getMemorySpace()` -> `memory_space`, `getName()` -> `op_name`: what the value is."""
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", found.group(1)).lower()
+    return "op_name" if name == "name" else name
+
+
 def piece(expression: str, namer: _Namer) -> str:
     """One argument or streamed operand as template text (`llvm::formatv` read too)."""
     expression = re.sub(r"\.str\(\)\s*$", "", expression.strip())
+    if _literal(expression) is None:
+        # `op.getType()` is named after what it gets, not `getType`.
+        expression = re.sub(r"(?:\w+(?:\.|->))*get([A-Z]\w*)\(\)", _getter, expression)
     inside = _strip_call(re.sub(r"^llvm::", "", expression), "formatv")
     if inside is not None:
         return _formatv(split_args(inside), namer)
@@ -137,6 +150,18 @@ def diagnostics(text: str) -> list[MlirDiagnostic]:
     """Every MLIR error diagnostic with literal text that the file emits, in order."""
     code = blank_comments(text)
     found: list[MlirDiagnostic] = []
+    for call in _MACRO.finditer(code):
+        end = _balanced(code, call.end())
+        args = split_args(code[call.end() : end - 1]) if end is not None else []
+        macro = call.group("macro")
+        message = args[1:2] if macro == "TPU_CHECK_OP" else args[:1]
+        if not message or _literal(message[0]) is None:
+            continue
+        template = _MACRO_PREFIX[macro] + piece(message[0], _Namer())
+        if says_something(template):
+            line = code.count("\n", 0, call.start()) + 1
+            function = enclosing_function(code, call.start())
+            found.append(MlirDiagnostic("emitOpError", template, line, function))
     for call in _DIAGNOSTIC.finditer(code):
         end = _balanced(code, call.end())
         if end is None:
@@ -158,4 +183,4 @@ def diagnostics(text: str) -> list[MlirDiagnostic]:
         line = code.count("\n", 0, call.start("kind")) + 1
         function = enclosing_function(code, call.start("kind"))
         found.append(MlirDiagnostic(kind, template, line, function))
-    return found
+    return sorted(found, key=lambda d: d.line)

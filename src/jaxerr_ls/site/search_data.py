@@ -19,6 +19,9 @@ from jaxerr_ls.catalog.match import (
     Matcher,
     cut_pieces,
 )
+from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
+from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
+from jaxerr_ls.catalog.mlir import is_diagnostic
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import (
@@ -110,6 +113,7 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             list(t.names),
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
+            int(is_diagnostic(t.entry)),
         ]
         for t in matcher.below_templates()
     ]
@@ -131,6 +135,8 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "below": below,
         "runtimeClasses": sorted(RUNTIME_CLASSES),
         "valueCarriers": sorted(STATUS_VALUE_CARRIERS),
+        "mlirCarriers": sorted(MLIR_CARRIERS),
+        "mosaicWrapper": js_regex(MOSAIC_WRAPPER.pattern),
         "statusPrefix": js_regex(STATUS_PREFIX.pattern),
         "maxSegments": MAX_SEGMENTS,
         "fuzzy": fuzzy,

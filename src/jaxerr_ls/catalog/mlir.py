@@ -90,9 +90,16 @@ def carried_class(cls: str, message: str) -> str:
     return EXCEPTION if cls in CARRIERS or WRAPPER.match(message.lstrip()) else ""
 
 
+# Where Pallas's compilers' C++ lives in jax-ml/jax.
+SOURCES = ("jaxlib/mosaic/", "jaxlib/triton/")
+
+
 def is_diagnostic(entry: Entry) -> bool:
-    """An entry generated from an MLIR diagnostic of Pallas's compilers."""
-    return entry.id.startswith(PREFIX) and not entry.curated
+    """An entry of an MLIR diagnostic of Pallas's compilers: generated from one, or curated with
+    one of their C++ sites (the generated entry folded into it)."""
+    if not entry.curated:
+        return entry.id.startswith(PREFIX)
+    return any(site.file.startswith(SOURCES) for site in entry.raised_at)
 
 
 def load_mlir(path: Path, library: str) -> tuple[list[Entry], list[str]]:

@@ -38,6 +38,13 @@ _DIAGNOSTIC = re.compile(
 # `TPU_CHECK_OP(cond, msg)` and `NYI(msg)`, which prefixes "not implemented: ".
 _MACRO = re.compile(r"(?<![\w#])(?P<macro>TPU_CHECK_OP|NYI)\s*\(")
 _MACRO_PREFIX = {"TPU_CHECK_OP": "", "NYI": "not implemented: "}
+# A function's head at column 0 (`cpp.enclosing_function`) or a method's in a class body, two
+# columns in, with a return type before its name (`  LogicalResult infer(TransposeOp op) {`).
+_METHOD = re.compile(
+    r"^ {2}(?! )(?!(?:if|for|while|switch|return|else|case|do|using|typedef|static_assert)\b)"
+    r"[\w:<>,*& ]*[\w>*&]\s+[*&]?(?P<name>[A-Za-z_][\w:~]*)\s*\([^;]*$",
+    re.MULTILINE,
+)
 # llvm::formatv's replacement fields: `{0}`, `{1:x}`, `{0,-8}`; `{{` is a literal brace.
 _FORMATV_FIELD = re.compile(r"\{\{|\{(\d+)(?:[,:][^{}]*)?\}")
 _STRING_AT = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
@@ -138,6 +145,17 @@ def _is_message(expression: str) -> bool:
     )
 
 
+def _enclosing(code: str, position: int) -> str:
+    """The function or method the position is in (a reading good enough to name a place)."""
+    outer = enclosing_function(code, position)
+    start = 0
+    for found in re.finditer(r"^(?!\s)[^\n]*\(", code[:position], re.MULTILINE):
+        start = found.start()
+    methods = list(_METHOD.finditer(code, start, position))
+    method = methods[-1] if methods else None
+    return method.group("name") if method is not None and method.start() > start else outer
+
+
 def says_something(template: str) -> bool:
     """Enough to identify a diagnostic: `cpp.worth_keeping`, and more than a bare `Not
     implemented` or `Unsupported op` (three words, or twenty literal characters)."""
@@ -160,7 +178,7 @@ def diagnostics(text: str) -> list[MlirDiagnostic]:
         template = _MACRO_PREFIX[macro] + piece(message[0], _Namer())
         if says_something(template):
             line = code.count("\n", 0, call.start()) + 1
-            function = enclosing_function(code, call.start())
+            function = _enclosing(code, call.start())
             found.append(MlirDiagnostic("emitOpError", template, line, function))
     for call in _DIAGNOSTIC.finditer(code):
         end = _balanced(code, call.end())
@@ -181,6 +199,6 @@ def diagnostics(text: str) -> list[MlirDiagnostic]:
         if not template or not says_something(template):
             continue
         line = code.count("\n", 0, call.start("kind")) + 1
-        function = enclosing_function(code, call.start("kind"))
+        function = _enclosing(code, call.start("kind"))
         found.append(MlirDiagnostic(kind, template, line, function))
     return sorted(found, key=lambda d: d.line)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jaxerr_ls.extract.mlir import diagnostics
-from jaxerr_ls.extract.xla import SourceSpec, describe, read_files, write
+from jaxerr_ls.extract.xla import SourceSpec, _git, _is_git, describe, read_files, write
 
 FORMAT = 1
 KIND = "mlir"
@@ -32,6 +32,15 @@ def entry_id(code: str, template: str) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"\{[^{}]*\}", " ", template).lower())[:7]
     digest = hashlib.sha1(f"{KIND}\0{code}\0{template}".encode()).hexdigest()[:6]
     return f"{'-'.join(['mlir', *words])[:80].rstrip('-')}-{digest}"
+
+
+def _describe(spec: SourceSpec, repo: str) -> dict[str, str]:
+    """`describe`, with the commit an annotated tag points to (`jax-v0.4.30` is one): the commit
+    is what a link to the source pins."""
+    data = describe(spec, repo)
+    if _is_git(spec.path):
+        data["commit"] = _git(spec.path, "rev-parse", f"{spec.ref or 'HEAD'}^{{commit}}").strip()
+    return data
 
 
 def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) -> dict[str, object]:
@@ -68,7 +77,7 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
         counts[spec.name] = found
     return {
         "format": FORMAT,
-        "sources": [describe(spec, (repos or {}).get(spec.name, "")) for spec in specs],
+        "sources": [_describe(spec, (repos or {}).get(spec.name, "")) for spec in specs],
         "found": counts,
         "messages": sorted(records.values(), key=lambda r: str(r["id"])),
     }

@@ -243,3 +243,18 @@ def test_mosaic_diagnostics_found_as_the_cli_does(matcher: Matcher, tmp_path: Pa
     found = run_node(matcher, messages, tmp_path)
     assert [f[0] for f in found] == [e["entry"]["id"] for e in expected]
     assert expected[-1]["entry"]["id"].startswith("mlir-")
+
+
+def test_a_status_under_valueerror_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """jax#9237 and jax#9675: older jaxlib raised XLA's `INVALID_ARGUMENT` statuses as Python's
+    `ValueError`; the words name XLA's entry as surely as under `XlaRuntimeError`. Tensorstore's
+    `ValueError: NOT_FOUND: ...` (orbax#924) keeps Orbax's entry, and a status under `ValueError`
+    that no wording matches names no family."""
+    texts = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("531", "532", "092")]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    assert [m.entry.library if m else None for m in expected] == ["xla", "xla", "orbax"]
+    assert all(m is not None and m.score == 100 for m in expected)
+    unknown = "ValueError: INTERNAL: something no release printed"
+    assert explain_text(unknown, matcher)[-1].match is None
+    found = run_node(matcher, [["text", t] for t in [*texts, unknown]], tmp_path)
+    assert found == [[m.entry.id, 100] for m in expected if m] + [[None, 0]]

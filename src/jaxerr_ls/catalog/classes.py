@@ -15,9 +15,9 @@ from __future__ import annotations
 import builtins
 import weakref
 
-from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Match, Matcher, short_class
 from jaxerr_ls.catalog.model import Entry
-from jaxerr_ls.catalog.xla import STATUS_CODES, STATUS_PREFIX
+from jaxerr_ls.catalog.xla import STATUS_CODES, STATUS_PREFIX, family_status
 
 CLASS_SCORE = 50
 # Python's own exception classes: generic, whatever JAX raises with them.
@@ -89,14 +89,8 @@ def _status(text: str) -> str:
 
 
 def status_family(entry: Entry) -> str | None:
-    """The status an entry is written for as a whole (`INTERNAL: {detail}` -> "INTERNAL"; ""
-    for the class's own entry, whose text is a placeholder only), or None: an entry of one
-    error."""
-    literal = " ".join(_PLACEHOLDER.sub(" ", entry.message).split())
-    if not literal:
-        return ""
-    code = literal.rstrip(":")
-    return code if literal.endswith(":") and code in STATUS_CODES else None
+    """The status an entry is written for as a whole (`catalog.xla.family_status`), or None."""
+    return family_status(entry.message)
 
 
 def _is_status_family(entry: Entry, status: str) -> bool:

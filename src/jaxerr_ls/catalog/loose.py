@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import weakref
 
-from jaxerr_ls.catalog.match import _PLACEHOLDER, Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry
 
 FUZZY_CUTOFF = 92

@@ -15,12 +15,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
+from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, follow
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
 from jaxerr_ls.catalog.xla import (
     RUNTIME_CLASSES,
+    family_status,
     looks_like_status,
     runtime_class,
     segment_starts,
@@ -34,7 +36,6 @@ FUZZY_CUTOFF = 88
 CUT_SCORE = 95
 # A template needs this much literal text to identify an error at all (generated: catalog.specific).
 MIN_LITERAL = 8
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _SPACE = re.compile(r"\s+")
 # A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
 _PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
@@ -143,13 +144,6 @@ def _literal_regex(text: str) -> str:
     return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
 
 
-def _status_only(message: str) -> bool:
-    """`INTERNAL: {detail}`: a status family's text (`catalog/classes.py`), which names no error by
-    its words; the class and the status name it when nothing else matches."""
-    body = strip_status(message)
-    return body != message and not _PLACEHOLDER.sub("", body).strip()
-
-
 def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     """The entry's message, or one of its older `wording`s, as a template."""
     message = entry.message if wording is None else wording.message
@@ -158,7 +152,7 @@ def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
     except TemplateError:
         return None
     literal_len = sum(len(_norm(piece)) for piece in literals)
-    if literal_len < MIN_LITERAL or _status_only(message):
+    if literal_len < MIN_LITERAL or family_status(message):
         return None
     if not (entry.curated or says_enough(literals)):
         return None

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+
+# A placeholder of a message template (`{name}`), or an escaped brace (`{{`, `}}`).
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 # Libraries used with JAX whose errors the catalog holds (`catalog/libraries/<name>.json.gz`),
 # with how their names read in prose.

@@ -17,7 +17,7 @@ import json
 import re
 from pathlib import Path
 
-from jaxerr_ls.catalog.model import Entry, Site
+from jaxerr_ls.catalog.model import PLACEHOLDER, Entry, Site
 
 LIBRARY = "xla"
 EXCEPTION = "XlaRuntimeError"
@@ -142,6 +142,18 @@ def segment_starts(message: str) -> list[int]:
     """Positions in the message where a (wrapped) status text may begin."""
     starts = [found.end() for found in _SEGMENT.finditer(message)]
     return sorted(set(starts))[:MAX_SEGMENTS]
+
+
+def family_status(message: str) -> str | None:
+    """The status a text is written for as a whole (`INTERNAL: {detail}` -> "INTERNAL", older
+    releases' `Internal: {detail}` too; "" for a placeholder only), or None: the text of one
+    error. Such a text names no error by its words: the class and the status name it when
+    nothing else matches (`catalog/classes.py`)."""
+    literal = " ".join(PLACEHOLDER.sub(" ", message).split())
+    if not literal:
+        return ""
+    code = literal.rstrip(":").upper().replace(" ", "_")
+    return code if literal.endswith(":") and code in STATUS_CODES else None
 
 
 def strip_status(template: str) -> str:

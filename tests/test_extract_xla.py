@@ -115,3 +115,68 @@ def test_the_command_writes_the_same_bytes_twice_and_refuses_bad_sources(
     assert main(["--source", "no-path-here"]) == 2
     assert main(["--source", f"xla={tmp_path / 'missing'}"]) == 2
     assert "no such source" in capsys.readouterr().err
+
+
+LOGS = r"""
+#define SET_FN(Struct, FnName)                               \
+  if (!(Struct->FnName##Fn)) {                               \
+    LOG(FATAL) << #FnName " not available in this library."; \
+  }
+
+static void WarnIfBadPtxasVersion(const std::string& ptxas_path) {
+  LOG(WARNING)
+      << "*** WARNING *** You are using ptxas " << vmaj << "." << vmin << "."
+      << vdot << ", which is older than 11.1. ptxas before 11.1 is known to "
+         "miscompile XLA code.";
+  VLOG(2) << "Looking for ptxas at " << ptxas_path;
+  DCHECK(ok) << "a check only debug builds make, never seen";
+  LOG(INFO) << "XLA service initialized for platform " << platform;
+  LOG(INFO) << "Falling back to the CUDA driver for PTX compilation at " << ptxas_path;
+  LOG_FIRST_N(ERROR, 1) << absl::StrCat("Could not create cudnn handle: ", ToString(status));
+  CHECK(dnn != nullptr) << "No DNN support for stream executor " << ordinal;
+  LOG(ERROR) << status;
+}
+"""
+
+
+def test_log_messages_with_literal_text_become_templates_with_their_severity() -> None:
+    from jaxerr_ls.extract.xla import file_messages
+
+    found = [(m.kind, m.code, m.template) for m in file_messages(LOGS)]
+    assert found == [
+        ("log", "FATAL", "{FnName} not available in this library."),
+        (
+            "log",
+            "WARNING",
+            "*** WARNING *** You are using ptxas {vmaj}.{vmin}.{vdot}, which is older than 11.1. "
+            "ptxas before 11.1 is known to miscompile XLA code.",
+        ),
+        # INFO only when it reports a failure or fallback; VLOG and DCHECK never reach users.
+        ("log", "INFO", "Falling back to the CUDA driver for PTX compilation at {ptxas_path}"),
+        ("log", "ERROR", "Could not create cudnn handle: {arg0}"),
+        # glog prints `Check failed: <condition> ` before a CHECK's message, then aborts.
+        ("log", "FATAL", "Check failed: {condition} No DNN support for stream executor {ordinal}"),
+    ]
+
+
+def test_a_folder_of_single_files_records_the_commit_each_was_read_at(tmp_path: Path) -> None:
+    folder = tmp_path / "tf"
+    source = folder / "tensorflow/stream_executor/gpu/asm_compiler.cc"
+    source.parent.mkdir(parents=True)
+    source.write_text(LOGS)
+    (folder / "COMMITS").write_text(
+        "# path commit\ntensorflow/stream_executor/gpu/asm_compiler.cc " + "a" * 40 + "\n"
+    )
+    data = extract([SourceSpec.parse(f"tf={folder}")], {"tf": "tensorflow/tensorflow"})
+    records = {r["message"]: r for r in data["messages"]}  # type: ignore[attr-defined]
+    fatal = records["{FnName} not available in this library."]
+    assert fatal["kind"] == "log" and fatal["id"].startswith("xla-log-fatal-not-available-")
+    assert fatal["sites"] == [
+        {
+            "source": 0,
+            "file": "tensorflow/stream_executor/gpu/asm_compiler.cc",
+            "line": 4,
+            "function": "<file scope>",
+            "commit": "a" * 40,
+        }
+    ]

@@ -175,14 +175,27 @@ def test_a_runtime_error_cut_before_its_message_is_xlas_runtime_error(matcher: M
 
 
 def test_an_unknown_status_text_is_explained_by_its_status(matcher: Matcher) -> None:
-    """jax#5228 (jaxlib 0.1.5x raised XLA's statuses as `RuntimeError` and worded the status
+    """jax#4131 (jaxlib 0.1.5x raised XLA's statuses as `RuntimeError` and worded the status
     `Invalid argument:`): an old text no index holds, named by its status's family."""
-    found = explain_text(paste_text("334"), matcher)[-1]
-    assert found.traceback.message.startswith("Invalid argument: Unknown NumPy type U size 8")
+    found = explain_text(paste_text("461"), matcher)[-1]
+    assert found.traceback.message.startswith("Invalid argument: Argument does not match host")
     assert found.match is not None and found.match.by == "class"
     assert found.match.entry.id == "xla-status-invalid-argument"
     how = identified_words(found.match, found.traceback.exception)
     assert "(RuntimeError, INVALID_ARGUMENT)" in how
+
+
+def test_an_old_status_text_the_xla_of_2021_builds_is_found_by_its_words(
+    matcher: Matcher,
+) -> None:
+    """jax#5228: `Invalid argument: Unknown NumPy type U size 8`, a wording XLA dropped after
+    2021, was named by its status's family until the XLA of 2021 joined the catalog."""
+    found = explain_text(paste_text("334"), matcher)[-1]
+    assert found.match is not None and found.match.by == "message"
+    assert (
+        found.match.entry.message == "INVALID_ARGUMENT: Unknown NumPy type {kind} size {itemsize}"
+    )
+    assert found.match.fields == {"kind": "U", "itemsize": "8"}
 
 
 def test_a_status_family_never_outranks_a_known_wording(matcher: Matcher) -> None:

@@ -4,10 +4,13 @@ happened and what to install; look-alike messages of other causes stay away from
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.explain import explain_text
+from jaxerr_ls.render.terminal import render_entry_page
 
 CATALOG = load_catalog()
 
@@ -248,6 +251,33 @@ def test_array_api_is_numpy_skew_not_orbax(matcher: Matcher) -> None:
     found = matcher.match("AttributeError", "_ARRAY_API not found")
     assert found is not None and found.entry.id == "numpy-abi-mismatch"
     assert found.entry.library != "orbax"
+
+
+@pytest.mark.parametrize(
+    ("paste", "printed"),
+    [
+        ("603-jax-2606-numpy-api-ipython.txt", "RuntimeError"),
+        ("604-jax-21937-array-api-not-found.txt", "AttributeError"),
+    ],
+)
+def test_numpy_prints_its_check_with_other_classes(
+    matcher: Matcher, paste: str, printed: str
+) -> None:
+    # NumPy's import-time check prints RuntimeError or AttributeError before the ImportError: the
+    # entry names those classes, so the user's line is its error, not a look-alike of another class.
+    entry = matcher.catalog.by_id["numpy-abi-mismatch"]
+    assert printed in entry.other_classes
+    text = (Path(__file__).parents[1] / "field" / "pastes" / paste).read_text()
+    found = [e for e in explain_text(text, matcher) if e.traceback.exception == printed]
+    assert found and all(e.match is not None for e in found)
+    assert {e.match.entry.id for e in found if e.match} == {"numpy-abi-mismatch"}
+    assert all(e.match.score == 100 for e in found if e.match)
+    # `catalog show` says so.
+    page = "\n".join(render_entry_page(entry))
+    assert "Also printed as" in page and "RuntimeError, AttributeError" in page
+    # The same texts under a class NumPy never prints them with stay less sure.
+    other = matcher.match("KeyError", "_ARRAY_API not found")
+    assert other is not None and other.score < 100
 
 
 def test_numpy_two_wording_reads_its_version(matcher: Matcher) -> None:

@@ -134,7 +134,7 @@ PASTES = [
         "https://github.com/google-deepmind/chex/issues/437",
         """AssertionError: expected shapes should be a list or tuple of ints, got Ellipsis
 """,
-        "chex-assert-shape",
+        "chex-assert-shape-bare-ellipsis",
         "chex",
     ),
     # field corpus 066

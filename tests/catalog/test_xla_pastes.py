@@ -60,4 +60,9 @@ def test_generated_messages_carry_their_status_and_library() -> None:
     assert len(generated) > 1000
     statuses = {e.message.split(":", 1)[0] for e in generated if e.exception == "XlaRuntimeError"}
     assert {"INTERNAL", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED"} <= statuses
-    assert all(site.file.startswith(("xla/", "jaxlib/")) for e in generated for site in e.raised_at)
+    sites = [site for e in generated for site in e.raised_at]
+    assert all(site.file.startswith(("xla/", "jaxlib/", "tensorflow/")) for site in sites)
+    # Files of TensorFlow's tree (XLA before openxla/xla) were read one by one: each site names
+    # the commit its file was read at.
+    old = [site for site in sites if site.file.startswith("tensorflow/")]
+    assert old and all(site.jax.startswith("tensorflow/tensorflow@") for site in old)

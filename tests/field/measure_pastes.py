@@ -196,6 +196,8 @@ def measure_one(record: Record, matcher: Matcher) -> Outcome:
         classes.update(_cls(w.exception) for w in match.entry.wordings if w.exception)
         # The class Python raises it as where a library's statement makes it (`python_errors`).
         classes.update(_cls(site.exception) for site in match.entry.python_errors)
+        # The classes a raise outside JAX prints the same text with, in every release.
+        classes.update(_cls(name) for name in match.entry.other_classes)
     return Outcome(
         record=record,
         exception=chosen.traceback.exception or "",

@@ -185,10 +185,12 @@ def test_missing_names_explained_as_the_cli_does(matcher: Matcher, tmp_path: Pat
 def test_a_class_names_its_entry_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
     """Field pastes no wording matches, named by their class (and status) alone: an
     `XlaRuntimeError` cut before its message (jax-windows-builder#34), jaxlib 0.1's
-    `RuntimeError: Invalid argument: ...` (jax#5228), Equinox 0.11's renamed `EqxRuntimeError`
+    `RuntimeError: Invalid argument: ...` (jax#4131; jax#5228's `Unknown NumPy type U size 8`
+    named its family here until the XLA of 2021 joined the catalog: its words find it now, see
+    test_an_old_status_is_found_by_its_words), Equinox 0.11's renamed `EqxRuntimeError`
     (equinox#696). The search box names what the command line names; a generic class with an
     unknown text, or a status under a class that never carries one, names nothing."""
-    pastes = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("478", "334", "066")]
+    pastes = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("478", "461", "066")]
     explained = [explain_text(text, matcher)[-1] for text in pastes]
     expected = [e.match for e in explained]
     assert [(m.entry.id, m.by) if m else None for m in expected] == [
@@ -209,6 +211,20 @@ def test_a_class_names_its_entry_as_the_cli_does(matcher: Matcher, tmp_path: Pat
     ]
     found = run_node(matcher, [["text", t] for t in [*lines, *generic]], tmp_path)
     assert [f[0] for f in found] == [m.entry.id for m in expected if m] + [None, None]
+
+
+def test_an_old_status_is_found_by_its_words(matcher: Matcher, tmp_path: Path) -> None:
+    """jax#5228: jaxlib 0.1 raised `RuntimeError: Invalid argument: Unknown NumPy type U size 8`,
+    a wording XLA dropped later; the XLA of 2021 (catalog/xla, source xla-2021) builds it."""
+    line = "RuntimeError: Invalid argument: Unknown NumPy type U size 8"
+    [explained] = explain_text(line, matcher)
+    assert explained.match is not None and explained.match.by == "message"
+    assert (
+        explained.match.entry.message
+        == "INVALID_ARGUMENT: Unknown NumPy type {kind} size {itemsize}"
+    )
+    [found] = run_node(matcher, [["text", line]], tmp_path)
+    assert found[0] == explained.match.entry.id
 
 
 def test_a_private_jax_name_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
@@ -258,3 +274,74 @@ def test_a_status_under_valueerror_as_the_cli_does(matcher: Matcher, tmp_path: P
     assert explain_text(unknown, matcher)[-1].match is None
     found = run_node(matcher, [["text", t] for t in [*texts, unknown]], tmp_path)
     assert found == [[m.entry.id, 100] for m in expected if m] + [[None, 0]]
+
+
+# C++ log lines users pasted (tests/field/pastes 588, 594, 580, 241), as the browser sees them.
+LOG_LINES = (
+    "F external/org_tensorflow/tensorflow/core/tpu/tpu_executor_init_fns.inc:110] "
+    "TpuTransferManager_ReadDynamicShapes not available in this library.",
+    "2022-01-17 20:08:33.794365: F external/org_tensorflow/tensorflow/core/tpu/"
+    "tpu_library_init_fns.inc:34] TpuEmbeddingEngineState_Create not available in this library.",
+    "common_pjrt_client.cc:1617] ExecutePrepareWithOomRetries failed: INVALID_ARGUMENT: Buffer",
+)
+
+
+def test_log_lines_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """A log line, read without a class, reaches the same entry in the browser as in Python:
+    pasted whole in the search box (a line with its severity and file), or as the message of no
+    class (how `loose` reads it). The gap: the browser's parser does not read a paste that starts
+    mid-line (`common_pjrt_client.cc:1617] ...`, no severity) as a message; given as one, it
+    matches."""
+    expected = [matcher.match("", line) for line in LOG_LINES]
+    assert all(m is not None for m in expected)
+    ids = [m.entry.id for m in expected if m]
+    found = run_node(matcher, [["message", "", line] for line in LOG_LINES], tmp_path)
+    assert [f[0] for f in found] == ids
+    pasted = run_node(matcher, [["text", line] for line in LOG_LINES[:2]], tmp_path)
+    assert [f[0] for f in pasted] == ids[:2]
+
+
+def test_a_message_cut_at_its_start_is_a_gap_of_the_site(matcher: Matcher, tmp_path: Path) -> None:
+    """A gap, stated: the command line reads a message whose beginning the user left out and
+    marked `...` (chex#464's before, field paste 607) by the end of a template
+    (`partial.follow_end`); the page does not, since its literal words would have to pass the
+    matcher's says-enough rules (`catalog/specific.py`: the common words and Python's own
+    wordings), which the site's data does not carry. The same message whole, and the pull
+    request's after wording (a pattern), agree."""
+    cut = (FIELD / "607-chex-464-before-ellipsis.txt").read_text("utf-8").strip()
+    after = (FIELD / "608-chex-464-after-ellipsis.txt").read_text("utf-8").strip()
+    whole = cut.replace(
+        "... ", "[Chex] Assertion assert_shape failed: Error in shape compatibility check: "
+    )
+    texts = [cut, after, whole]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    entry = "chex-assert-shape-bare-ellipsis"
+    assert [m.entry.id if m else None for m in expected] == [entry] * 3
+    assert expected[0] is not None and expected[0].cut_start
+    found = run_node(matcher, [["text", t] for t in texts], tmp_path)
+    assert found[0][0] != entry  # the gap
+    assert [f[0] for f in found[1:]] == [entry, entry]
+
+
+def test_other_classes_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """NumPy's import-time check prints its texts as RuntimeError and AttributeError before the
+    ImportError (jax#2606, jax#21937): `numpy-abi-mismatch` names those classes
+    (`other_classes`), so the page finds it at the same score as the command line; under a class
+    NumPy never prints them with, both are less sure."""
+    inputs = [
+        [
+            "message",
+            "RuntimeError",
+            "module compiled against API version 0xc but this version of numpy is 0xb",
+        ],
+        ["message", "AttributeError", "_ARRAY_API not found"],
+        ["message", "KeyError", "_ARRAY_API not found"],
+    ]
+    expected = [matcher.match(i[1], i[2]) for i in inputs]
+    assert [(m.entry.id, m.score) if m else None for m in expected[:2]] == [
+        ("numpy-abi-mismatch", 100)
+    ] * 2
+    found = run_node(matcher, inputs, tmp_path)
+    assert [(f[0], f[1]) for f in found] == [
+        (m.entry.id, m.score) if m else (None, 0) for m in expected
+    ]

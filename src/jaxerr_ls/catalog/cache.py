@@ -25,8 +25,8 @@ from typing import Any
 from jaxerr_ls.catalog.model import Catalog
 from jaxerr_ls.version import __version__
 
-FORMAT = 5  # 2: Entry.min_jax; 3: Wording.exception and .curated; 4: equal strings shared;
-# 5: Entry.python_errors and .python_worded
+FORMAT = 6  # 2: Entry.min_jax; 3: Wording.exception and .curated; 4: equal strings shared;
+# 5: Entry.python_errors and .python_worded; 6: Entry.other_classes
 
 
 def default_cache_dir() -> Path | None:

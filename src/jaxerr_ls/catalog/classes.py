@@ -181,6 +181,13 @@ def identified_words(
             "Identified by where JAX raised it (the last JAX frame of the traceback): the "
             "message alone did not say which error this is."
         )
+    if match.cut_start:
+        if short:
+            return "Identified by the end of its message; its beginning was left out."
+        return (
+            "Identified by the end of its message: the text begins with `...` where its "
+            "beginning was left out, and what follows ends this error's wording."
+        )
     if match.cut:
         if short:
             return "Identified by the beginning of its message; the rest was cut off."

@@ -76,6 +76,7 @@ KNOWN_FIELDS = frozenset(
         "evidence",
         "python_errors",
         "python_worded",
+        "other_classes",
     }
 )
 REQUIRED_CURATED = ("id", "exception", "message", "title", "meaning")
@@ -267,6 +268,11 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         raise EntryError(
             "python_worded", "needs python_errors sites or patterns (the library's text) to match"
         )
+    other_classes = _strings(data, "other_classes")
+    if any(not all(part.isidentifier() for part in c.split(".")) for c in other_classes):
+        raise EntryError("other_classes", "each must be a class name such as RuntimeError")
+    if other_classes and not patterns:
+        raise EntryError("other_classes", "apply to the entry's patterns: give patterns")
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:
         raise EntryError("frequency", "must be an integer from 0 to 100")
@@ -295,6 +301,7 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
         evidence=evidence,
         python_errors=python_errors,
         python_worded=python_worded,
+        other_classes=other_classes,
     )
 
 

@@ -50,7 +50,8 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     found = _paragraph(matcher, text)
     if found is None and older is not None:
         found = _paragraph(older, text)
-    return found or _fuzzy(matcher, text.split("\n", 1)[0])
+    # A message whose beginning was left out (`... got Ellipsis.`): the template it ends.
+    return found or matcher.match_cut_start("", text) or _fuzzy(matcher, text.split("\n", 1)[0])
 
 
 def _paragraph(matcher: Matcher, text: str) -> Match | None:

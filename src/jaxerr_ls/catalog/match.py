@@ -14,10 +14,11 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
 from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
-from jaxerr_ls.catalog.partial import MIN_READ, follow
+from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow, follow_end
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
 from jaxerr_ls.catalog.xla import (
@@ -93,6 +94,8 @@ class Match:
     # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
     by: str = "message"
     cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
+    # The message's beginning was left out (`... got Ellipsis.`): found by its end.
+    cut_start: bool = False
 
 
 def _norm(text: str) -> str:
@@ -138,6 +141,18 @@ def cut_pieces(message: str) -> tuple[list[str], list[bool]]:
     raw = compile_template(message)[2]
     glued = [i > 0 and (piece[:1].isalnum() or piece[:1] == "_") for i, piece in enumerate(raw)]
     return [_norm(piece) for piece in raw], glued
+
+
+# Marks a word may end with where it ends a template or a message (`got.` is `got`).
+_WORD_END = ".,:;!?)]'\"`"
+
+
+def glued_before(message: str) -> list[bool]:
+    """For each literal piece of a template, whether its placeholder follows it with no space or
+    mark between (`got{x}`): where a message whose start was cut begins inside such a value
+    cannot be told (`partial.follow_end`)."""
+    raw = compile_template(message)[2]
+    return [i < len(raw) - 1 and (p[-1:].isalnum() or p[-1:] == "_") for i, p in enumerate(raw)]
 
 
 def _literal_regex(text: str) -> str:
@@ -242,6 +257,30 @@ def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Tem
 _MID_WORD_WRAP = re.compile(r"(?<=[\w.])\n(?=[\w.])")
 
 
+def _line_starts(text: str) -> list[int]:
+    return [found.end() for found in re.finditer(r"\n", text)]
+
+
+def _by_log_header(
+    text: str, start: int, hits: list[tuple[Template, dict[str, str]]]
+) -> list[tuple[Template, dict[str, str]]]:
+    """The hits at one start, as a C++ log line tells them apart: XLA often logs the text it
+    returns as a status (`LOG(FATAL) << X; return Unimplemented(X)`). After a log header
+    (`E ... cuda_dnn.cc:439] `) the generated log entries win over statuses of the same text,
+    and of them those the header's file logs; elsewhere a status wins over a log entry.
+    Curated entries are always kept (they rank above generated ones)."""
+    logs = [hit for hit in hits if is_generated_log(hit[0].entry)]
+    if not logs:
+        return hits
+    curated = [hit for hit in hits if hit[0].entry.curated]
+    file = header_file(text, start)
+    if file is None:
+        others = [hit for hit in hits if not is_generated_log(hit[0].entry)]
+        return others or hits
+    same_file = [hit for hit in logs if logged_by(hit[0].entry, file)]
+    return curated + (same_file or logs)
+
+
 class Matcher:
     """Compiled once per catalog; `match` is pure and cheap."""
 
@@ -281,6 +320,7 @@ class Matcher:
             for pattern in entry.patterns:
                 self.patterns.append((entry, re.compile(pattern, re.DOTALL | re.MULTILINE)))
         self._by_word: dict[str, list[Template]] = {}
+        self._last_words: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
         self._floating: list[Template] = []
         for template in self.templates:
             if template.prefix and template.whole_word:
@@ -359,6 +399,9 @@ class Matcher:
         only where (`Failed to execute XLA Runtime executable: {...}`)."""
         normalised = _norm(text)
         starts: list[int] | None = None
+        # A log entry's text starts a log line (past its header) or a line: never inside a
+        # status, whose wrapped text is a status too (`... failed: {x} symbol not found.`).
+        line_starts: frozenset[int] | None = None
         hits: list[tuple[int, Template, dict[str, str]]] = []
         for longest, entry, wording in self._below_templates():
             if longest not in normalised:
@@ -372,16 +415,20 @@ class Matcher:
             template = built[0]
             regex = self._regex(template)
             starts = segment_starts(text) if starts is None else starts
-            for start in reversed(starts):
+            tried = starts
+            if is_generated_log(entry):
+                if line_starts is None:
+                    line_starts = frozenset((0, *header_starts(text), *_line_starts(text)))
+                tried = [start for start in starts if start in line_starts]
+            for start in reversed(tried):
                 found = regex.match(text, start)
                 if found is not None:
                     values = (g.strip() for g in found.groups())
                     hits.append((start, template, dict(zip(template.names, values, strict=False))))
                     break
         innermost = max((start for start, _, _ in hits), default=0)
-        for start, template, fields in hits:
-            if start != innermost:
-                continue
+        chosen = _by_log_header(text, innermost, [h[1:] for h in hits if h[0] == innermost])
+        for template, fields in chosen:
             key = self._template_key(template)
             # A Mosaic/Triton diagnostic says what failed; the wrapper's pattern around it only
             # where (`Mosaic failed to compile TPU kernel: {reason}`): it ranks above patterns.
@@ -415,7 +462,8 @@ class Matcher:
                 specificity = len(found.group(0)) - sum(len(g or "") for g in found.groups())
                 fields = {k: v for k, v in found.groupdict().items() if v is not None}
                 key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
-                yield short_class(entry.exception), key, Match(entry, fields, 100)
+                for printed_by in (entry.exception, *entry.other_classes):
+                    yield short_class(printed_by), key, Match(entry, fields, 100)
         for template in self._candidates(_norm(text)):
             found = self._regex(template).match(text)
             if found is not None:
@@ -513,7 +561,7 @@ class Matcher:
             return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
-        cut = self._cut_match(cls, text)
+        cut = self._cut_match(cls, text) or self.match_cut_start(cls, text)
         close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
@@ -535,6 +583,53 @@ class Matcher:
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         return best[1] if best is not None else None
+
+    def match_cut_start(self, cls: str, text: str) -> Match | None:
+        """A message whose beginning the user left out (`... got Ellipsis.`), of the class
+        printed: what follows the mark ends one template, read backwards (`partial.follow_end`)
+        far enough to tell and by words that say enough (`specific.says_enough`, the rule a
+        generated template's whole text meets); the best-ranked that reads the most."""
+        rest = after_head_cut(text)
+        if rest is None:
+            return None
+        best: tuple[tuple[int, ...], Match] | None = None
+        by_end = self._by_last_word()
+        words = {word.rstrip(_WORD_END) for word in rest.split(" ")}
+        for word in sorted(words & by_end.keys()):
+            for template, pieces, glued in by_end[word]:
+                if cls and not same_class(template.cls, cls):
+                    continue
+                found = follow_end(pieces, template.names, rest, glued)
+                if found is None:
+                    continue
+                cut, read = found
+                # What was left out stands before the words read, as a value would: Python's
+                # `'{}' object cannot be interpreted as an integer`, read from its end, stays
+                # Python's.
+                if cut.read < MIN_READ or not says_enough(["", *read]):
+                    continue
+                key = (cut.read, *self._template_key(template))
+                if best is None or key > best[0]:
+                    match = Match(template.entry, cut.fields, CUT_SCORE, cut=True, cut_start=True)
+                    best = (key, match)
+        return best[1] if best is not None else None
+
+    def _by_last_word(self) -> dict[str, list[tuple[Template, list[str], list[bool]]]]:
+        """Templates by the last word of their literal text, with their cut pieces: built the
+        first time a message cut at its start is read (a rare paste)."""
+        if self._last_words is None:
+            index: dict[str, list[tuple[Template, list[str], list[bool]]]] = {}
+            for template in self.templates:
+                if template.literal_len < MIN_READ:
+                    continue
+                pieces, _ = cut_pieces(template.message)
+                text = " ".join(pieces).rstrip(" " + _WORD_END)
+                word = text.rsplit(" ", 1)[-1].rstrip(_WORD_END)
+                if word:
+                    glued = glued_before(template.message)
+                    index.setdefault(word, []).append((template, pieces, glued))
+            self._last_words = index
+        return self._last_words
 
     def _fuzzy_match(self, cls: str, first_line: str) -> Match | None:
         choices = self._fuzzy.get(cls)

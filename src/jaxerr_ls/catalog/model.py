@@ -158,6 +158,12 @@ class Entry:
     # the text alone never identifies the entry: a `python_errors` site does, or a pattern holding
     # the library's own text (a path suffix it names its files with).
     python_worded: bool = False
+    # Classes other than `exception` that print the same text in every release, because the raise
+    # is not JAX's (NumPy's import-time C-API check prints RuntimeError, AttributeError or
+    # ImportError): a pattern of the entry that matches is of the class printed when it is one of
+    # these. Older releases' classes belong in `wordings`, a library's statements in
+    # `python_errors`.
+    other_classes: tuple[str, ...] = ()
 
     @property
     def warns(self) -> bool:
@@ -207,6 +213,7 @@ class Entry:
                 "library_versions": list(self.library_versions),
                 "python_errors": [site.to_json() for site in self.python_errors],
                 "python_worded": self.python_worded,
+                "other_classes": list(self.other_classes),
             }
         )
         return data

@@ -6,6 +6,11 @@ A template's literal pieces are walked in order; a placeholder takes the text up
 next piece is found. The text may end anywhere: inside a piece (cut mid-word too) or inside a
 placeholder's value. Only the literal text actually read counts, and it must be long enough that
 a short generic phrase ("Shape mismatch") never stands for a long message.
+
+A message may be cut at its start instead: the user left the beginning out and wrote `...` or `…`
+in its place (`... expected shapes should be a list or tuple of ints, got Ellipsis.`). What
+follows the mark is then the end of one template, read backwards from the template's end by the
+same rules (`follow_end`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ MIN_READ = 40
 # Trailing marks of a cut: "...", "…", "[...]", a lone quote or bracket left open.
 _CUT_MARKS = re.compile(r"(?:\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\]))+\s*$")
 _SPACE = re.compile(r"\s+")
+# A leading mark of a cut: the message's beginning was left out.
+_HEAD_MARK = re.compile(r"^(?:\.\.\.|…|\[\.\.\.\]|\[…\])\s*")
 
 
 @dataclass(frozen=True)
@@ -88,3 +95,49 @@ def _side_by_side_as_one(pieces: list[str], glued: Sequence[bool]) -> tuple[list
     reads them (one group, one name): the empty piece between them goes."""
     kept = [i for i, piece in enumerate(pieces) if piece or i in (0, len(pieces) - 1)]
     return [pieces[i] for i in kept], [bool(glued[i]) for i in kept if i < len(glued)]
+
+
+def after_head_cut(text: str) -> str | None:
+    """What follows a leading cut mark (`... got Ellipsis.`), normalised; None when the text has
+    no such mark, or is cut at its end too (then neither end of a template can be told)."""
+    normalised = _norm(text)
+    found = _HEAD_MARK.match(normalised)
+    if found is None:
+        return None
+    rest = normalised[found.end() :]
+    if not rest or _CUT_MARKS.search(rest) or rest.startswith((".", "…")):
+        return None
+    return rest
+
+
+def follow_end(
+    pieces: list[str], names: tuple[str, ...], text: str, glued_before: Sequence[bool] = ()
+) -> tuple[Cut, list[str]] | None:
+    """The template read backwards from its end as far as `text` (a message whose beginning was
+    left out, its mark removed) goes: `follow` on both reversed. The text's end is the template's
+    end (its final full stop optional, as the matcher reads it); the cut may fall inside a piece
+    or a value. `glued_before[i]`: piece i is followed by its placeholder with no space or mark
+    between (`got{x}`): a value cut there cannot be told from a whole word. Returns the reading
+    and the literal text read, piece by piece, for the matcher's rules on what says enough."""
+    if not pieces:
+        return None
+    last = pieces[-1]
+    if last.endswith(".") and not text.endswith("."):
+        pieces = [*pieces[:-1], last[:-1].rstrip()]
+    backwards = [piece[::-1] for piece in reversed(pieces)]
+    flags = list(glued_before) + [False] * (len(pieces) - len(glued_before))
+    glued = [False] + [flags[len(pieces) - 1 - i] for i in range(1, len(pieces))]
+    cut = follow(backwards, names[::-1], text[::-1], glued)
+    if cut is None:
+        return None
+    read: list[str] = []
+    remaining = cut.read
+    for piece in backwards:
+        taken = piece[: min(len(piece), remaining)]
+        if taken:
+            read.append(taken[::-1])
+        remaining -= len(taken)
+        if remaining <= 0:
+            break
+    fields = {name: value[::-1] for name, value in cut.fields.items()}
+    return Cut(cut.read, fields), read[::-1]

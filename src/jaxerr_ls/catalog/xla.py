@@ -17,6 +17,13 @@ import json
 import re
 from pathlib import Path
 
+from jaxerr_ls.catalog.loglines import (
+    LOG_EXCEPTION,
+    SEVERITY_MEANING,
+    SEVERITY_SOLUTIONS,
+    header_starts,
+    severity_title,
+)
 from jaxerr_ls.catalog.model import PLACEHOLDER, Entry, Site
 
 LIBRARY = "xla"
@@ -139,9 +146,10 @@ def looks_like_status(message: str, wrapped: bool = True) -> bool:
 
 
 def segment_starts(message: str) -> list[int]:
-    """Positions in the message where a (wrapped) status text may begin."""
-    starts = [found.end() for found in _SEGMENT.finditer(message)]
-    return sorted(set(starts))[:MAX_SEGMENTS]
+    """Positions in the message where a (wrapped) status text may begin, and where the text of
+    each C++ log line begins (past its `file.cc:123] ` header)."""
+    starts = sorted({found.end() for found in _SEGMENT.finditer(message)})[:MAX_SEGMENTS]
+    return sorted({*starts, *header_starts(message)})
 
 
 def family_status(message: str) -> str | None:
@@ -190,7 +198,10 @@ def _site(raw: dict[str, object], sources: list[dict[str, str]]) -> Site | None:
     if not isinstance(file, str) or not isinstance(line, int) or line < 1:
         return None
     source = sources[number]
-    repo, commit = source.get("repo", ""), source.get("commit", "")
+    # A site read from a folder of single files carries the commit its file was read at.
+    own = raw.get("commit")
+    commit = own if isinstance(own, str) and own else source.get("commit", "")
+    repo = source.get("repo", "")
     where = f"{repo}@{commit}" if repo and commit else source.get("name", "xla")
     function = raw.get("function")
     return Site(file=file, line=line, function=str(function or "<file scope>"), jax=where)
@@ -218,15 +229,18 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
             continue
         assert isinstance(code, str) and isinstance(text, str) and isinstance(entry_id, str)
         status = kind == "status"
+        log = kind == "log"  # `code` is the severity: ERROR, WARNING, FATAL, INFO
         message = f"{code}: {text}" if status else text
         sites = [_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)]
         meaning, solutions = advice(code) if status else ("", ())
+        if log:
+            meaning, solutions = SEVERITY_MEANING.get(code, ""), SEVERITY_SOLUTIONS
         entries.append(
             Entry(
                 id=entry_id,
-                exception=EXCEPTION if status else code,
+                exception=EXCEPTION if status else LOG_EXCEPTION if log else code,
                 message=message,
-                title=message.split("\n", 1)[0][:80],
+                title=severity_title(code, message) if log else message.split("\n", 1)[0][:80],
                 curated=False,
                 raised_at=tuple(s for s in sites if s is not None),
                 library=LIBRARY,

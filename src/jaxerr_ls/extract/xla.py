@@ -25,7 +25,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxerr_ls.extract.cpp import CppMessage, messages
+from jaxerr_ls.extract.cpp import CppMessage, blank_comments, messages
+from jaxerr_ls.extract.cpp_log import log_messages
 
 FORMAT = 1
 # Paths that never run in a user's process: tests, benchmarks, tools, test utilities.
@@ -33,6 +34,19 @@ _SKIP = re.compile(
     r"(?:^|/)(?:tests?|testing|testlib|testdata|benchmarks?|tools|examples)/"
     r"|_test(?:_util|lib|_utils?|base)?\.(?:cc|h)$|_benchmark\.cc$|test_util|mock_"
 )
+
+# `.inc`: TensorFlow's TPU loader includes its function tables from such files.
+_SUFFIXES = (".cc", ".h", ".inc")
+
+
+def file_messages(text: str) -> list[CppMessage]:
+    """Statuses and Python exceptions (`cpp.messages`), then log messages (`cpp_log`), of one
+    file: a log message's kind is "log" and its code the severity (`ERROR`, `FATAL`, ...)."""
+    logs = [
+        CppMessage("log", severity, template, line, function)
+        for severity, template, line, function in log_messages(text, blank_comments(text))
+    ]
+    return [*messages(text), *logs]
 
 
 @dataclass(frozen=True)
@@ -78,7 +92,7 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
         base = spec.path / spec.subdir if spec.subdir else spec.path
         for file in sorted(base.rglob("*")):
             relative = file.relative_to(spec.path).as_posix()
-            if file.suffix in (".cc", ".h") and not _SKIP.search(relative):
+            if file.suffix in _SUFFIXES and not _SKIP.search(relative):
                 yield relative, file.read_text(encoding="utf-8", errors="replace")
         return
     ref = spec.ref or "HEAD"
@@ -87,7 +101,7 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
     for row in listing.splitlines():
         meta, _, relative = row.partition("\t")
         parts = meta.split()
-        is_cpp = len(parts) == 3 and parts[1] == "blob" and relative.endswith((".cc", ".h"))
+        is_cpp = len(parts) == 3 and parts[1] == "blob" and relative.endswith(_SUFFIXES)
         if is_cpp and not _SKIP.search(relative):
             wanted.append((parts[2], relative))
     batch = subprocess.Popen(
@@ -112,6 +126,20 @@ def read_files(spec: SourceSpec) -> Iterator[tuple[str, str]]:
         batch.wait(timeout=60)
 
 
+def file_commits(spec: SourceSpec) -> dict[str, str]:
+    """A folder source's `COMMITS` file (`path commit` per line, `#` comments): the commit each
+    file was read at, when the files were gathered one by one (a repository too big to fetch)."""
+    manifest = spec.path / "COMMITS"
+    if _is_git(spec.path) or not manifest.is_file():
+        return {}
+    commits: dict[str, str] = {}
+    for row in manifest.read_text(encoding="utf-8").splitlines():
+        parts = row.split()
+        if len(parts) == 2 and not row.startswith("#"):
+            commits[parts[0]] = parts[1]
+    return commits
+
+
 def describe(spec: SourceSpec, repo: str = "") -> dict[str, str]:
     data = {"name": spec.name, "ref": spec.ref, "subdir": spec.subdir, "repo": repo}
     if _is_git(spec.path):
@@ -124,7 +152,8 @@ def entry_id(kind: str, code: str, template: str) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"\{[^{}]*\}", " ", template).lower())[:6]
     digest = hashlib.sha1(f"{kind}\0{code}\0{template}".encode()).hexdigest()[:6]
     # The digest stays whole (ids are unique), the words are cut to keep ids readable.
-    head = "-".join(["xla", code.lower().replace("_", "-"), *words])[:80].rstrip("-")
+    label = code.lower().replace("_", "-")
+    head = "-".join(["xla", *(["log"] if kind == "log" else []), label, *words])[:80].rstrip("-")
     return f"{head}-{digest}"
 
 
@@ -134,9 +163,10 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
     counts: dict[str, int] = {}
     for number, spec in enumerate(specs):
         found = 0
+        commits = file_commits(spec)
         for relative, text in read_files(spec):
             message: CppMessage
-            for message in messages(text):
+            for message in file_messages(text):
                 found += 1
                 key = (message.kind, message.code, message.template)
                 record = records.setdefault(
@@ -154,6 +184,8 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
                 if not any(s["source"] == number and s["file"] == relative for s in sites):
                     site = {"source": number, "file": relative, "line": message.line}
                     site["function"] = message.function
+                    if relative in commits:
+                        site["commit"] = commits[relative]
                     sites.append(site)
         counts[spec.name] = found
     return {

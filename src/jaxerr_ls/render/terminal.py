@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
+from jaxerr_ls.catalog.loglines import LOG_EXCEPTION
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.xla import pinned_commit, site_label
 from jaxerr_ls.explain.model import Explanation
@@ -133,6 +134,13 @@ def render_entry_page(
                 else depth_words(depth)
             )
             out += _paragraph(f"{label}: {shown}{more}", "    ").split("\n")
+    if entry.other_classes:
+        out += ["", style.bold("  Also printed as")]
+        out += _paragraph(
+            f"{', '.join(entry.other_classes)}, as well as {entry.exception}: the same texts, "
+            "whatever the JAX release",
+            "    ",
+        ).split("\n")
     if entry.library_versions:
         out += ["", style.bold(f"  {who} releases")]
         out += _paragraph(
@@ -162,8 +170,10 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
     first, *rest = tb.message.split("\n") if tb.message else [""]
     exception = tb.exception
     if not exception and explanation.match is not None:
-        # A message pasted without its class: the class is the entry's.
+        # A message pasted without its class: the class is the entry's; a C++ log line has none.
         exception = f"{explanation.match.entry.exception} (class not in the text)"
+        if explanation.match.entry.exception == LOG_EXCEPTION:
+            exception = "C++ log line (no exception in the text)"
     out = [style.red(exception) + (f": {first}" if first else "")]
     out += [line for line in rest[:6]]
     if len(rest) > 6:

@@ -10,14 +10,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from jaxerr_ls.catalog.classes import class_table
+from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS, is_generated_log
 from jaxerr_ls.catalog.match import (
     CUT_SCORE,
     FUZZY_CUTOFF,
     MAX_MESSAGE,
     Matcher,
     cut_pieces,
+    short_class,
 )
 from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
 from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
@@ -102,7 +105,11 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         ]
         for t in matcher.templates
     ]
-    patterns = [[position[entry.id], js_regex(p.pattern)] for entry, p in matcher.patterns]
+    # A pattern's row ends with the other classes that print its entry's text (`other_classes`).
+    patterns = [
+        [position[entry.id], js_regex(p.pattern), [short_class(c) for c in entry.other_classes]]
+        for entry, p in matcher.patterns
+    ]
     # Errors below JAX's Python: tried where each wrapped status starts (see catalog/xla.py).
     below = [
         [
@@ -113,6 +120,13 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             list(t.names),
             8 * t.authored + 4 * matcher.in_release(t) + 2 * t.current + matcher.live(t.entry),
             t.cls,
+            # A C++ log message (catalog/loglines.py): matched only where a line or a log line's
+            # text starts, and ranked by the files that log it (their basenames).
+            sorted({PurePosixPath(s.file).name for s in t.entry.raised_at})
+            if is_generated_log(t.entry)
+            else 0,
+            int(t.entry.curated),
+            # A Mosaic/Triton diagnostic (catalog/mlir.py): ranks above the wrapper's pattern.
             int(is_diagnostic(t.entry)),
         ]
         for t in matcher.below_templates()
@@ -139,6 +153,9 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "mosaicWrapper": js_regex(MOSAIC_WRAPPER.pattern),
         "statusPrefix": js_regex(STATUS_PREFIX.pattern),
         "maxSegments": MAX_SEGMENTS,
+        # Python's `(?m)` is the JavaScript flag "m" (match.js adds it).
+        "logHeader": js_regex(LOG_HEADER.pattern.removeprefix("(?m)")),
+        "maxHeaders": MAX_HEADERS,
         "fuzzy": fuzzy,
         "apis": list(apis),
     }

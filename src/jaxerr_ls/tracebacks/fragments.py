@@ -25,11 +25,13 @@ from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...);
 # or a class of the JAX stack printed with its module whose name says nothing of it
-# (`jax._src.export.shape_poly.InconclusiveDimensionOperation: ...`).
+# (`jax._src.export.shape_poly.InconclusiveDimensionOperation: ...`), but not JAX's notes that
+# head the real error (`jax.errors.SimplifiedTraceback: For simplicity, ...`).
 _EXCEPTION = re.compile(
     r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*)?"
     r"(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration)"
-    r"|(?:jax|jaxlib|flax|equinox|optax|orbax|chex|haiku)(?:\.[a-z_]\w*)+\.[A-Z][A-Za-z]+)"
+    r"|(?:jax|jaxlib|flax|equinox|optax|orbax|chex|haiku)(?:\.[a-z_]\w*)+\."
+    r"(?!(?:Simplified|Unfiltered|Filtered)(?:Traceback|StackTrace)\b)[A-Z][A-Za-z]+)"
     r"(?::(?P<msg>.*))?$"
 )
 # Markdown bold around the class (`**flax.errors.X:** message`): the `**` after the colon.

@@ -18,8 +18,13 @@ _PATTERNS = (
     re.compile(r"^\[pod/[^\]\s]{1,200}\] ?"),
     # docker compose: `trainer-1  | ` (service name, padding, bar)
     re.compile(r"^[A-Za-z0-9][\w.-]{0,80} +\| ?"),
-    # Timestamped logging on every line: 2025-01-07 10:15:02,481 or [2025-01-07 10:15:02]
-    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?(?: [A-Z]+)?:? "),
+    # Timestamped logging on every line: 2025-01-07 10:15:02,481 or [2025-01-07 10:15:02]; not
+    # the time of TensorFlow's C++ log lines (`2022-06-28 19:26:35.110279: W path/file.cc:111] `),
+    # which is part of the line the catalog's log entries read (`catalog.loglines`).
+    re.compile(
+        r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?(?: [A-Z]+)?:? "
+        r"(?![IWEF] \S+:\d+\] )"
+    ),
 )
 _ANY = re.compile("|".join(f"(?P<p{n}>{p.pattern[1:]})" for n, p in enumerate(_PATTERNS)))
 # Quoting (e-mail, markdown `>`); only stripped when the quoted block holds a traceback header.

@@ -14,7 +14,7 @@
     this.entries = data.entries;
     this.hasPatterns = {};
     for (var h = 0; h < data.hasPatterns.length; h++) this.hasPatterns[data.hasPatterns[h]] = true;
-    this.patterns = data.patterns.map(function (p) { return [p[0], new RegExp(p[1], "sm")]; });
+    this.patterns = data.patterns.map(function (p) { return [p[0], new RegExp(p[1], "sm"), p[2] || []]; });
     this.byWord = {};
     this.floating = [];
     this.regexes = {};
@@ -62,7 +62,8 @@
     return printed === expected || (!!this.runtime[printed] && !!this.runtime[expected]);
   };
 
-  // Where a wrapped status may start: the start, after a newline, ": " or "; " (catalog/xla.py).
+  // Where a wrapped status may start: the start, after a newline, ": " or "; " (catalog/xla.py);
+  // and where each C++ log line's text starts, past its `file.cc:123] ` (catalog/loglines.py).
   Matcher.prototype.segmentStarts = function (text) {
     var starts = [0];
     for (var i = 0; i < text.length; i++) {
@@ -74,7 +75,38 @@
     while ((found = op.exec(text)) !== null) starts.push(found.index + found[0].length);
     starts.sort(function (a, b) { return a - b; });
     starts = starts.filter(function (s, k) { return k === 0 || s !== starts[k - 1]; });
-    return starts.slice(0, this.data.maxSegments || 40);
+    var out = starts.slice(0, this.data.maxSegments || 40);
+    this.headers(text).forEach(function (h) { if (out.indexOf(h.end) < 0) out.push(h.end); });
+    return out.sort(function (a, b) { return a - b; });
+  };
+
+  // The log headers of the text: where each one's message starts, and the file it names.
+  Matcher.prototype.headers = function (text) {
+    if (!this.data.logHeader) return [];
+    var regex = new RegExp(this.data.logHeader, "gm");
+    var found = [];
+    var hit;
+    while ((hit = regex.exec(text)) !== null && found.length < (this.data.maxHeaders || 40)) {
+      if (hit[0].length === 0) { regex.lastIndex++; continue; }
+      found.push({ end: hit.index + hit[0].length, file: hit.groups.file });
+    }
+    return found;
+  };
+
+  // Hits at one start as a log line tells them apart (match.py `_by_log_header`): after a log
+  // header, C++ log messages over statuses of the same text, those the header's file logs
+  // first, curated entries kept; elsewhere, a status over a log message.
+  Matcher.prototype.byLogHeader = function (text, start, hits) {
+    var logs = hits.filter(function (h) { return h.row[7]; });
+    if (!logs.length) return hits;
+    var header = this.headers(text).filter(function (h) { return h.end === start; })[0];
+    if (!header) {
+      var others = hits.filter(function (h) { return !h.row[7]; });
+      return others.length ? others : hits;
+    }
+    var curated = hits.filter(function (h) { return h.row[8]; });
+    var same = logs.filter(function (h) { return h.row[7].indexOf(header.file) >= 0; });
+    return curated.concat(same.length ? same : logs);
   };
 
   // runtime_class in catalog/xla.py: `ValueError: INVALID_ARGUMENT: ...` of older jaxlib.
@@ -103,6 +135,7 @@
   Matcher.prototype.below = function (text, normalised) {
     var hits = [];
     var starts = null;
+    var lineStarts = null;
     var rows = this.data.below || [];
     for (var b = 0; b < rows.length; b++) {
       var t = rows[b];
@@ -110,19 +143,29 @@
       var regex = this.sticky[t[1]];
       if (!regex) regex = this.sticky[t[1]] = new RegExp(t[1], "sy");
       if (starts === null) starts = this.segmentStarts(text);
-      for (var s = starts.length - 1; s >= 0; s--) {
-        regex.lastIndex = starts[s];
+      var tried = starts;
+      if (t[7]) {
+        // A log message starts a line or a log line's text, never inside a status.
+        if (lineStarts === null) {
+          lineStarts = { 0: 1 };
+          this.headers(text).forEach(function (h) { lineStarts[h.end] = 1; });
+          for (var c = 0; c < text.length; c++) if (text[c] === "\n") lineStarts[c + 1] = 1;
+        }
+        tried = starts.filter(function (st) { return lineStarts[st]; });
+      }
+      for (var s = tried.length - 1; s >= 0; s--) {
+        regex.lastIndex = tried[s];
         var hit = regex.exec(text);
         if (!hit) continue;
         var values = {};
         for (var n = 0; n < t[4].length && n + 1 < hit.length; n++) values[t[4][n]] = (hit[n + 1] || "").trim();
-        hits.push({ start: starts[s], row: t, fields: values });
+        hits.push({ start: tried[s], row: t, fields: values });
         break;
       }
     }
     var innermost = 0;
     hits.forEach(function (h) { if (h.start > innermost) innermost = h.start; });
-    return hits.filter(function (h) { return h.start === innermost; });
+    return this.byLogHeader(text, innermost, hits.filter(function (h) { return h.start === innermost; }));
   };
 
   function greater(a, b) {
@@ -170,7 +213,10 @@
         });
       }
       var entry = this.patterns[p][0];
-      var key = [this.fits(shortClass(entries[entry][1]), cls, carried) ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
+      var fits = this.fits(shortClass(entries[entry][1]), cls, carried);
+      var others = this.patterns[p][2] || [];
+      for (var o = 0; o < others.length && !fits; o++) fits = this.fits(others[o], cls, carried);
+      var key = [fits ? 1 : 0, 1, 15, specificity, entries[entry][3], 0];
       if (best === null || greater(key, best.key)) best = { key: key, entry: entry, fields: fields };
     }
     var candidates = this.candidates(normalised);
@@ -189,8 +235,8 @@
     for (var k = 0; k < below.length; k++) {
       var row = below[k].row;
       if (!runtime && row[6] !== cls) continue;  // jaxlib's Python errors: same class only
-      // A Mosaic/Triton diagnostic (row[7]) ranks above the wrapper's pattern (catalog/match.py).
-      var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, row[7] ? 2 : 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
+      // A Mosaic/Triton diagnostic (row[9]) ranks above the wrapper's pattern (catalog/match.py).
+      var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, row[9] ? 2 : 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
       if (runtime) {
         if (best === null || greater(bkey, best.key)) best = { key: bkey, entry: row[0], fields: below[k].fields };
       } else if (best === null || greater(bkey, best.key)) {

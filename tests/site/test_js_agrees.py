@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,6 +237,28 @@ def test_a_private_jax_name_as_the_cli_does(matcher: Matcher, tmp_path: Path) ->
     public = "AttributeError: module 'jax' has no attribute 'no_such_name_anywhere'"
     found = run_node(matcher, [["text", t] for t in [*texts, public]], tmp_path)
     assert [f[0] for f in found] == ["jax-private-name-missing"] * 3 + [None]
+
+
+def test_mosaic_diagnostics_found_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """Pallas errors worded by Mosaic's MLIR diagnostics (tests/catalog/mlir_pastes.toml, real
+    pastes; `'vector.transpose' op ...` after an `MLIRError`, inside Mosaic's wrapper, re-raised as
+    `MosaicError` or vLLM's `ValueError`) and a generated diagnostic after the op MLIR names: the
+    search box names the entries the command line names."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+
+    toml = HERE.parent / "catalog" / "mlir_pastes.toml"
+    pastes = [p["text"] for p in tomllib.loads(toml.read_text("utf-8"))["paste"]]
+    pastes.append(
+        "error: loc(\"/swap\"): 'tpu.memref_slice' op Indices and slice shapes must match."
+    )
+    expected = [explain_text(text, matcher)[-1].to_json() for text in pastes]
+    messages = [["message", e["exception"], e["message"]] for e in expected]
+    found = run_node(matcher, messages, tmp_path)
+    assert [f[0] for f in found] == [e["entry"]["id"] for e in expected]
+    assert expected[-1]["entry"]["id"].startswith("mlir-")
 
 
 def test_a_status_under_valueerror_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from jaxerr_ls.catalog.hover_index import write_index
 from jaxerr_ls.catalog.index_entries import ID_RE, _generated_entry, _Releases
 from jaxerr_ls.catalog.libraries import library_files, library_name, tag
 from jaxerr_ls.catalog.merge import merge
+from jaxerr_ls.catalog.mlir import INDEX as MLIR_FILE
 from jaxerr_ls.catalog.model import (
     LIBRARIES,
     LIBRARY_TAGS,
@@ -48,6 +49,8 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 XLA_INDEX = Path("xla") / "messages.json.gz"
+# Pallas's compilers' MLIR diagnostics, loaded beside it (catalog/mlir.py).
+MLIR_INDEX = Path("xla") / MLIR_FILE
 KNOWN_FIELDS = frozenset(
     {
         "id",
@@ -397,11 +400,11 @@ def locate(
     index_path = pick_index(base / "index", jax_version())
     directory = default_cache_dir() if cache_dir == "default" else cache_dir
     files = [*(base / "curated").glob("*.toml"), *([index_path] if index_path else [])]
-    files += [path for path in [base / XLA_INDEX] if path.exists()]
+    files += [path for path in [base / XLA_INDEX, base / MLIR_INDEX] if path.exists()]
     files += library_files(base)
     # The loader's own code too: a changed merge rule must not be served from an older pickle.
     files += [Path(__file__), Path(__file__).with_name("model.py")]
-    files += [Path(__file__).with_name(name) for name in ("xla.py", "libraries.py")]
+    files += [Path(__file__).with_name(name) for name in ("xla.py", "mlir.py", "libraries.py")]
     files += [Path(__file__).with_name(name) for name in ("merge.py", "index_entries.py")]
     files += [Path(__file__).with_name("hover_index.py")]
     key = fingerprint(files, f"{base.resolve()}\0{index_path}") if directory else ""

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
+from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow, follow_end
@@ -428,7 +429,11 @@ class Matcher:
         innermost = max((start for start, _, _ in hits), default=0)
         chosen = _by_log_header(text, innermost, [h[1:] for h in hits if h[0] == innermost])
         for template, fields in chosen:
-            yield template.cls, self._template_key(template), Match(template.entry, fields, 100)
+            key = self._template_key(template)
+            # A Mosaic/Triton diagnostic says what failed; the wrapper's pattern around it only
+            # where (`Mosaic failed to compile TPU kernel: {reason}`): it ranks above patterns.
+            key = (2, *key[1:]) if is_diagnostic(template.entry) else key
+            yield template.cls, key, Match(template.entry, fields, 100)
 
     def _template_key(self, template: Template) -> tuple[int, ...]:
         """A template hit's rank (see `_ranked`): below every pattern hit."""
@@ -531,9 +536,9 @@ class Matcher:
         text = message[:MAX_MESSAGE]
         cls = short_class(exception)
         # `ValueError: INVALID_ARGUMENT: ...` is XLA's (older jaxlib) or tensorstore's: either.
-        carried = runtime_class(cls, text)
+        carried = carried_class(cls, text) or runtime_class(cls, text)
         best: tuple[tuple[int, ...], Match] | None = None
-        runtime = cls in RUNTIME_CLASSES or not cls or looks_like_status(text)
+        runtime = carried in RUNTIME_CLASSES or not cls or looks_like_status(text)
         for printed_by, rank, found in self._ranked(text, runtime):
             key = (same_class(printed_by, cls) or same_class(printed_by, carried), *rank)
             if best is None or key > best[0]:

@@ -63,8 +63,9 @@ STATUS_PREFIX = re.compile(
     + "|".join(code.replace("_", " ").capitalize() for code in STATUS_CODES)
     + r"):\s"
 )
-# Where a wrapped status may start: the message's start, a line's start, after `: ` or `; `.
-_SEGMENT = re.compile(r"(?:^|\n|: |; )")
+# Where a wrapped status may start: the message's start, a line's start, after `: ` or `; `, and
+# after the op an MLIR diagnostic names (`'tpu.matmul' op <message>`, catalog/mlir.py).
+_SEGMENT = re.compile(r"(?:^|\n|: |; |'[\w.$]+' op )")
 MAX_SEGMENTS = 40
 _LINE = re.compile(r"\n[ \t]*")
 
@@ -247,4 +248,11 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
                 solutions=solutions,
             )
         )
+    # Pallas's compilers' MLIR diagnostics, generated beside it (catalog/mlir.py).
+    from jaxerr_ls.catalog.mlir import INDEX, load_mlir
+
+    if path.with_name(INDEX).exists():
+        more, more_problems = load_mlir(path.with_name(INDEX), LIBRARY)
+        entries.extend(more)
+        problems.extend(more_problems)
     return entries, problems

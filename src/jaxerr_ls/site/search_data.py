@@ -22,6 +22,9 @@ from jaxerr_ls.catalog.match import (
     cut_pieces,
     short_class,
 )
+from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
+from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
+from jaxerr_ls.catalog.mlir import is_diagnostic
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.xla import (
@@ -123,6 +126,8 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
             if is_generated_log(t.entry)
             else 0,
             int(t.entry.curated),
+            # A Mosaic/Triton diagnostic (catalog/mlir.py): ranks above the wrapper's pattern.
+            int(is_diagnostic(t.entry)),
         ]
         for t in matcher.below_templates()
     ]
@@ -144,6 +149,8 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "below": below,
         "runtimeClasses": sorted(RUNTIME_CLASSES),
         "valueCarriers": sorted(STATUS_VALUE_CARRIERS),
+        "mlirCarriers": sorted(MLIR_CARRIERS),
+        "mosaicWrapper": js_regex(MOSAIC_WRAPPER.pattern),
         "statusPrefix": js_regex(STATUS_PREFIX.pattern),
         "maxSegments": MAX_SEGMENTS,
         # Python's `(?m)` is the JavaScript flag "m" (match.js adds it).

@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     actions.add_parser(
         "extract-xla", help="regenerate XLA's and jaxlib's C++ messages", add_help=False
     )
+    actions.add_parser(
+        "extract-mlir", help="regenerate Mosaic's and Triton's MLIR diagnostics", add_help=False
+    )
     return parser
 
 
@@ -113,6 +116,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from jaxerr_ls.extract.xla import main as extract_xla_main
 
         return extract_xla_main(args_list[2:])
+    if args_list[:2] == ["catalog", "extract-mlir"]:
+        from jaxerr_ls.extract.mlir_cli import main as extract_mlir_main
+
+        return extract_mlir_main(args_list[2:])
     if args_list[:2] == ["catalog", "extract-api"]:
         from jaxerr_ls.upgrades.extract_cli import main as extract_api_main
 

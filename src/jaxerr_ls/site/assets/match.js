@@ -70,6 +70,11 @@
       if (text[i] === "\n") { starts.push(i + 1); continue; }
       if ((text[i] === ":" || text[i] === ";") && text[i + 1] === " ") { starts.push(i + 2); i++; }
     }
+    // After the op an MLIR diagnostic names: `'tpu.matmul' op <message>` (catalog/mlir.py).
+    var op = /'[\w.$]+' op /g, found;
+    while ((found = op.exec(text)) !== null) starts.push(found.index + found[0].length);
+    starts.sort(function (a, b) { return a - b; });
+    starts = starts.filter(function (s, k) { return k === 0 || s !== starts[k - 1]; });
     var out = starts.slice(0, this.data.maxSegments || 40);
     this.headers(text).forEach(function (h) { if (out.indexOf(h.end) < 0) out.push(h.end); });
     return out.sort(function (a, b) { return a - b; });
@@ -106,6 +111,11 @@
 
   // runtime_class in catalog/xla.py: `ValueError: INVALID_ARGUMENT: ...` of older jaxlib.
   Matcher.prototype.runtimeClass = function (cls, text) {
+    // A class carrying a Mosaic/Triton diagnostic (`MosaicError`) is the runtime error re-raised.
+    if ((this.data.mlirCarriers || []).indexOf(cls) >= 0) return "XlaRuntimeError";
+    if (this.data.mosaicWrapper && new RegExp(this.data.mosaicWrapper, "y").test(text.replace(/^\s+/, ""))) {
+      return "XlaRuntimeError";
+    }
     if (!this.status || (this.data.valueCarriers || []).indexOf(cls) < 0) return cls;
     this.status.lastIndex = 0;
     return this.status.test(text.replace(/^\s+/, "")) ? "XlaRuntimeError" : cls;
@@ -220,12 +230,13 @@
       var tkey = [this.fits(t[8], cls, carried) ? 1 : 0, 0, t[7], t[5], entries[e][3], this.hasPatterns[e] ? 0 : 1];
       if (best === null || greater(tkey, best.key)) best = { key: tkey, entry: e, fields: values };
     }
-    var runtime = !!this.runtime[cls] || !cls || this.looksLikeStatus(text);
+    var runtime = !!this.runtime[carried] || !cls || this.looksLikeStatus(text);
     var below = runtime || best === null ? this.below(text, normalised) : [];
     for (var k = 0; k < below.length; k++) {
       var row = below[k].row;
       if (!runtime && row[6] !== cls) continue;  // jaxlib's Python errors: same class only
-      var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
+      // A Mosaic/Triton diagnostic (row[9]) ranks above the wrapper's pattern (catalog/match.py).
+      var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, row[9] ? 2 : 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
       if (runtime) {
         if (best === null || greater(bkey, best.key)) best = { key: bkey, entry: row[0], fields: below[k].fields };
       } else if (best === null || greater(bkey, best.key)) {

@@ -404,7 +404,10 @@ def locate(
     files += library_files(base)
     # The loader's own code too: a changed merge rule must not be served from an older pickle.
     files += [Path(__file__), Path(__file__).with_name("model.py")]
-    files += [Path(__file__).with_name(name) for name in ("xla.py", "mlir.py", "libraries.py")]
+    files += [
+        Path(__file__).with_name(name)
+        for name in ("xla.py", "loglines.py", "mlir.py", "libraries.py")
+    ]
     files += [Path(__file__).with_name(name) for name in ("merge.py", "index_entries.py")]
     files += [Path(__file__).with_name("hover_index.py")]
     key = fingerprint(files, f"{base.resolve()}\0{index_path}") if directory else ""

@@ -10,8 +10,8 @@ import pytest
 
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.catalog.classes import identified_words
-from jaxerr_ls.catalog.match import cut_pieces, glued_before
 from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow_end
+from jaxerr_ls.catalog.templates import cut_pieces, glued_before
 from jaxerr_ls.explain import explain_text
 
 PASTES = Path(__file__).parents[1] / "field" / "pastes"

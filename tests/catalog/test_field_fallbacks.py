@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.catalog.classes import identified_words, match_by_class
-from jaxerr_ls.catalog.match import short_class
 from jaxerr_ls.catalog.sites import message_at_raise
+from jaxerr_ls.catalog.templates import short_class
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks import parse_tracebacks
 from jaxerr_ls.tracebacks.model import Frame

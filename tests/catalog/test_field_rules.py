@@ -5,7 +5,7 @@ must leave alone."""
 from __future__ import annotations
 
 from jaxerr_ls.catalog import Matcher
-from jaxerr_ls.catalog.match import args_message
+from jaxerr_ls.catalog.templates import args_message
 from jaxerr_ls.explain import explain_text
 from tests.field.measure_pastes import paste_text
 

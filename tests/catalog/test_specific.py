@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.catalog.match import Match, TemplateError, compile_template
 from jaxerr_ls.catalog.older import older_catalog
 from jaxerr_ls.catalog.specific import (
     COMMON_WORDS,
@@ -30,6 +29,7 @@ from jaxerr_ls.catalog.specific import (
     says_enough,
     too_few_words,
 )
+from jaxerr_ls.catalog.templates import Match, TemplateError, compile_template
 from jaxerr_ls.catalog.xla import strip_status
 from jaxerr_ls.explain import explain_text
 

@@ -69,7 +69,7 @@ def _library_texts() -> set[tuple[str, str, str]]:
     sources of the library's releases (`jaxerr-ls catalog extract --library`)."""
     from jaxerr_ls.catalog.libraries import library_files, library_name
     from jaxerr_ls.catalog.load import load_index
-    from jaxerr_ls.catalog.match import short_class
+    from jaxerr_ls.catalog.templates import short_class
 
     base = Path(__file__).resolve().parents[2] / "catalog"
     found: set[tuple[str, str, str]] = set()
@@ -88,8 +88,8 @@ def test_every_curated_wording_is_proved_by_a_saved_traceback() -> None:
     """A wording a curator wrote is backed by what one of its releases printed: a traceback
     saved here, or (a release before the main index) a user's paste of it; a library's (Flax,
     Equinox, ...) by its index, the text as that library's releases raise it."""
-    from jaxerr_ls.catalog.match import short_class
     from jaxerr_ls.catalog.model import LIBRARIES
+    from jaxerr_ls.catalog.templates import short_class
 
     library_texts = _library_texts()
     for entry in CATALOG.curated:

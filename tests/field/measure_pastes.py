@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.templates import short_class
 from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.tracebacks import Traceback

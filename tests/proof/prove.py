@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jaxerr_ls.catalog import Entry, Match, Matcher, load_catalog
-from jaxerr_ls.catalog.match import short_class
+from jaxerr_ls.catalog.templates import short_class
 from jaxerr_ls.explain import match_exception
 
 RUNNER = Path(__file__).with_name("runner.py")

@@ -12,8 +12,9 @@ from jaxerr_ls.lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from jaxerr_ls.catalog.load import catalog_dir, load_catalog
-    from jaxerr_ls.catalog.match import Match, Matcher, match_message
+    from jaxerr_ls.catalog.match import Matcher, match_message
     from jaxerr_ls.catalog.model import Catalog, Entry, Example, Site
+    from jaxerr_ls.catalog.templates import Match
 
 __all__ = [
     "Catalog",

@@ -15,8 +15,9 @@ from __future__ import annotations
 import builtins
 import weakref
 
-from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.catalog.xla import STATUS_CODES, STATUS_PREFIX, family_status
 
 CLASS_SCORE = 50

@@ -168,7 +168,7 @@ def _check_patterns(patterns: Iterable[str]) -> None:
 
 
 def _check_template(message: str) -> None:
-    from jaxerr_ls.catalog.match import TemplateError, compile_template
+    from jaxerr_ls.catalog.templates import TemplateError, compile_template
 
     try:
         compile_template(message)

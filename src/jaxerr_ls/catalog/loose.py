@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 import weakref
 
-from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.templates import Match, short_class
 
 FUZZY_CUTOFF = 92
 # A fuzzy winner must beat the best entry of another class by this many points.

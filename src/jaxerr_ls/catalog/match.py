@@ -9,10 +9,8 @@ accepts only close scores: a message that matches nothing well gets no entry.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
 from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
@@ -20,10 +18,23 @@ from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
 from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow, follow_end
 from jaxerr_ls.catalog.specific import says_enough
+from jaxerr_ls.catalog.templates import (
+    PIECES,
+    WORD_END,
+    Match,
+    Template,
+    args_message,
+    build_template,
+    cut_pieces,
+    glued_before,
+    norm,
+    same_class,
+    segment_template,
+    short_class,
+)
 from jaxerr_ls.catalog.xla import LIBRARY as XLA
 from jaxerr_ls.catalog.xla import (
     RUNTIME_CLASSES,
-    family_status,
     looks_like_status,
     runtime_class,
     segment_starts,
@@ -35,222 +46,6 @@ MAX_MESSAGE = 4000
 FUZZY_CUTOFF = 88
 # A message cut short that begins a template (`catalog.partial`): sure of the error, not whole.
 CUT_SCORE = 95
-# A template needs this much literal text to identify an error at all (generated: catalog.specific).
-MIN_LITERAL = 8
-_SPACE = re.compile(r"\s+")
-# A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
-_PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
-# An exception raised with several arguments prints the tuple of them: `(value, "message")`
-# (JAX's tracers raised `AttributeError(self, msg)` before jax#29649).
-_ARGS_REPR = re.compile(
-    r"""\A\((?P<head>[^'"]*?), (?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\)\Z""", re.DOTALL
-)
-
-
-def args_message(message: str) -> str | None:
-    """The message string of an exception printed as the tuple of its arguments, or None."""
-    found = _ARGS_REPR.match(message.strip())
-    if found is None:
-        return None
-    try:
-        # A reader may already have turned the repr's `\n` into line ends.
-        literal = found["text"].replace("\n", "\\n")
-        text = ast.literal_eval(found["q"] + literal + found["q"])
-    except (ValueError, SyntaxError):
-        return None
-    return text if isinstance(text, str) and text.strip() else None
-
-
-class TemplateError(ValueError):
-    """The template cannot be compiled (unbalanced braces)."""
-
-
-@dataclass(frozen=True)
-class Template:
-    entry: Entry
-    regex_source: str  # compiled on first use: most templates are never tried
-    names: tuple[str, ...]  # placeholder names, in group order (group i+1 -> names[i])
-    prefix: str  # normalised literal text before the first placeholder
-    whole_word: bool  # the prefix's first word is complete ("lax.{op}" leaves "lax." partial)
-    longest: str  # normalised longest literal piece
-    literal_len: int
-    message: str = ""  # the template text (the entry's message or one of its older wordings)
-    current: bool = True  # the entry's own message, not an older wording
-    versions: tuple[str, ...] = ()  # releases printing this wording (() = the entry's releases)
-    exception: str = ""  # the class printing this wording ("" = the entry's)
-    authored: bool = False  # an older wording a curator wrote down for the entry
-
-    @property
-    def cls(self) -> str:
-        return short_class(self.exception or self.entry.exception)
-
-
-@dataclass(frozen=True)
-class Match:
-    entry: Entry
-    fields: dict[str, str] = field(default_factory=dict)
-    score: int = 100
-    # How the entry was found: "message" (a template, pattern or close wording), "raise_site"
-    # (where JAX raised it) or "class" (a JAX-specific class alone; see catalog.classes).
-    by: str = "message"
-    cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
-    # The message's beginning was left out (`... got Ellipsis.`): found by its end.
-    cut_start: bool = False
-
-
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
-
-
-def compile_template(message: str) -> tuple[str, tuple[str, ...], list[str]]:
-    """Regex source, placeholder names and literal pieces of a template."""
-    parts: list[str] = []
-    names: list[str] = []
-    literals: list[str] = []
-    current = ""
-    position = 0
-    for found in _PLACEHOLDER.finditer(message):
-        current += message[position : found.start()]
-        position = found.end()
-        token = found.group(0)
-        if token in ("{{", "}}"):
-            current += token[0]
-            continue
-        literals.append(current)
-        parts.append(_literal_regex(current))
-        if names and not current:
-            # Two placeholders side by side: the second one's value cannot be told apart.
-            parts.append("")
-        else:
-            names.append(found.group(1).strip() or f"arg{len(names)}")
-            parts.append("(.*?)")
-        current = ""
-    rest = message[position:]
-    if "{" in rest or "}" in rest:
-        raise TemplateError(f"unbalanced brace in template {message[:60]!r}")
-    current += rest
-    literals.append(current)
-    parts.append(_literal_regex(current))
-    return "".join(parts), tuple(names), literals
-
-
-def cut_pieces(message: str) -> tuple[list[str], list[bool]]:
-    """A template's literal pieces, normalised, as `partial.follow` reads a cut message; and for
-    each, whether it follows its placeholder with no space or mark between (`{trace}Tracer`):
-    where such a value was cut cannot be told."""
-    raw = compile_template(message)[2]
-    glued = [i > 0 and (piece[:1].isalnum() or piece[:1] == "_") for i, piece in enumerate(raw)]
-    return [_norm(piece) for piece in raw], glued
-
-
-# Marks a word may end with where it ends a template or a message (`got.` is `got`).
-_WORD_END = ".,:;!?)]'\"`"
-
-
-def glued_before(message: str) -> list[bool]:
-    """For each literal piece of a template, whether its placeholder follows it with no space or
-    mark between (`got{x}`): where a message whose start was cut begins inside such a value
-    cannot be told (`partial.follow_end`)."""
-    raw = compile_template(message)[2]
-    return [i < len(raw) - 1 and (p[-1:].isalnum() or p[-1:] == "_") for i, p in enumerate(raw)]
-
-
-def _literal_regex(text: str) -> str:
-    return r"\s+".join(re.escape(piece) for piece in re.split(r"\s+", text))
-
-
-def _build(entry: Entry, wording: Wording | None = None) -> Template | None:
-    """The entry's message, or one of its older `wording`s, as a template."""
-    message = entry.message if wording is None else wording.message
-    try:
-        source, names, literals = compile_template(message)
-    except TemplateError:
-        return None
-    literal_len = sum(len(_norm(piece)) for piece in literals)
-    if literal_len < MIN_LITERAL or family_status(message):
-        return None
-    if not (entry.curated or says_enough(literals)):
-        return None
-    normalised = [_norm(piece) for piece in literals]
-    # A sentence's final full stop is often left out when the message is typed or quoted
-    # inline ("IndexError: Array boolean indices must be concrete"). Only after literal words:
-    # a message that ends inside a placeholder's value is cut short (`catalog/partial.py`).
-    if (
-        source.endswith(r"\.")
-        and not source.endswith(r"\.\.")
-        and literals[-1].strip().rstrip(".").strip()
-    ):
-        source += "?"
-        normalised[-1] = normalised[-1][:-1]
-    elif literals[-1].strip() and literals[-1].rstrip()[-1:].isalnum():
-        # ... and one a release left out is often written (JAX 0.4.26 printed "... is not a
-        # valid JAX type" where earlier and later releases end the sentence).
-        source += r"\.?"
-    # The template must end where the message or one of its lines ends; a template ending in
-    # a word may also end where a clause follows it (", or derive them ..."): a later release
-    # than the catalog's added to the sentence. Not after a placeholder, whose value would stop
-    # at the first comma, and only for a template long enough to name its error alone.
-    end = r"[ \t]*(?:\n|$)"
-    last = literals[-1].rstrip()
-    if literal_len >= MIN_READ and last[-1:] not in ("", ".", ":", ",", ";"):
-        end = r"[ \t]*(?:\n|$|(?=[,;] ))"
-    return Template(
-        entry=entry,
-        regex_source=r"\s*" + source + end,
-        names=names,
-        prefix=normalised[0],
-        whole_word=len(literals) == 1 or re.match(r"\s*\S+\s", literals[0]) is not None,
-        longest=max(normalised, key=len),
-        literal_len=literal_len,
-        message=message,
-        current=message == entry.message,
-        versions=wording.versions if wording is not None else (),
-        exception=wording.exception if wording is not None else "",
-        authored=wording is not None and wording.curated,
-    )
-
-
-def short_class(name: str) -> str:
-    """`jax.errors.TracerBoolConversionError` -> `TracerBoolConversionError`."""
-    return name.rsplit(".", 1)[-1].strip()
-
-
-def same_class(printed: str, expected: str) -> bool:
-    """The same class, counting every class that carries an XLA status to Python as one
-    (`XlaRuntimeError`, `JaxRuntimeError`, the `RuntimeError` of older jaxlib)."""
-    return printed == expected or (printed in RUNTIME_CLASSES and expected in RUNTIME_CLASSES)
-
-
-def _segment_template(entry: Entry, wording: Wording | None = None) -> tuple[Template, str] | None:
-    """A template of an error below JAX's Python, matchable where a wrapped status starts: the
-    body without its status code (one compile: thousands are built on the first runtime error);
-    it may end where the wrapper's text goes on (`; ...`). Also: the body's longest literal."""
-    message = entry.message if wording is None else wording.message
-    try:
-        source, names, literals = compile_template(strip_status(message))
-    except TemplateError:
-        return None
-    normalised = [_norm(piece) for piece in literals]
-    literal_len = sum(len(piece) for piece in normalised)
-    if literal_len < MIN_LITERAL or not (entry.curated or says_enough(literals)):
-        return None
-    ending = r"[ \t]*(?:\n|$)" if not literals[-1].strip() else r"(?=[\s.;:,)'\"]|$)"
-    template = Template(
-        entry=entry,
-        regex_source=r"\s*" + source + ending,
-        names=names,
-        prefix=normalised[0],
-        whole_word=False,
-        longest=max(normalised, key=len),
-        literal_len=literal_len,
-        message=message,
-        current=wording is None,
-        versions=wording.versions if wording is not None else (),
-        exception=wording.exception if wording is not None else "",
-        authored=wording is not None and wording.curated,
-    )
-    return template, template.longest
-
 
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
@@ -308,13 +103,13 @@ class Matcher:
                 self._below_entries.append(entry)
                 continue
             # Python's own wording (`python_worded`) names no error by itself: sites do.
-            template = None if entry.python_worded else _build(entry)
+            template = None if entry.python_worded else build_template(entry)
             if template is not None:
                 self.templates.append(template)
             # Older releases' wordings of the same error reach the same entry.
             for wording in entry.wordings:
                 if wording.message != entry.message:
-                    older = _build(entry, wording)
+                    older = build_template(entry, wording)
                     if older is not None:
                         self.templates.append(older)
             for pattern in entry.patterns:
@@ -329,7 +124,7 @@ class Matcher:
                 self._floating.append(template)
         self._fuzzy: dict[str, list[tuple[str, Entry]]] = {}
         for template in self.templates:
-            text = _norm(_PLACEHOLDER.sub(" ", template.message.split("\n", 1)[0]))
+            text = norm(_PLACEHOLDER.sub(" ", template.message.split("\n", 1)[0]))
             self._fuzzy.setdefault(short_class(template.entry.exception), []).append(
                 (text, template.entry)
             )
@@ -374,7 +169,7 @@ class Matcher:
             for entry in curated + self._below_entries:
                 for wording in (None, *entry.wordings):
                     text = strip_status(entry.message if wording is None else wording.message)
-                    pieces = [_norm(p) for p in _PIECES.split(text)]
+                    pieces = [norm(p) for p in PIECES.split(text)]
                     longest = max(pieces, key=len).replace("{{", "{").replace("}}", "}")
                     if len(longest) >= 4:
                         built.append((longest, entry, wording))
@@ -387,7 +182,7 @@ class Matcher:
         for _, entry, wording in self._below_templates():
             key_of = (entry.id, wording.message if wording else "")
             if key_of not in self._below_built:
-                self._below_built[key_of] = _segment_template(entry, wording)
+                self._below_built[key_of] = segment_template(entry, wording)
             built = self._below_built[key_of]
             if built is not None:
                 out.append(built[0])
@@ -397,7 +192,7 @@ class Matcher:
         """Templates of errors below JAX's Python, tried where each wrapped status starts; only
         the innermost status that matches is kept: it says what failed, the wrappers around it
         only where (`Failed to execute XLA Runtime executable: {...}`)."""
-        normalised = _norm(text)
+        normalised = norm(text)
         starts: list[int] | None = None
         # A log entry's text starts a log line (past its header) or a line: never inside a
         # status, whose wrapped text is a status too (`... failed: {x} symbol not found.`).
@@ -408,7 +203,7 @@ class Matcher:
                 continue
             key_of = (entry.id, wording.message if wording else "")
             if key_of not in self._below_built:
-                self._below_built[key_of] = _segment_template(entry, wording)
+                self._below_built[key_of] = segment_template(entry, wording)
             built = self._below_built[key_of]
             if built is None:
                 continue
@@ -464,7 +259,7 @@ class Matcher:
                 key = (1, 1, 1, 1, 1, specificity, entry.curated, 0)
                 for printed_by in (entry.exception, *entry.other_classes):
                     yield short_class(printed_by), key, Match(entry, fields, 100)
-        for template in self._candidates(_norm(text)):
+        for template in self._candidates(norm(text)):
             found = self._regex(template).match(text)
             if found is not None:
                 fields = dict(
@@ -562,7 +357,7 @@ class Matcher:
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
         cut = self._cut_match(cls, text) or self.match_cut_start(cls, text)
-        close = self._fuzzy_match(cls, _norm(text.split("\n", 1)[0])) if fuzzy or cut else None
+        close = self._fuzzy_match(cls, norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
         return close if fuzzy else None
@@ -570,7 +365,7 @@ class Matcher:
     def _cut_match(self, cls: str, text: str) -> Match | None:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
         of the class printed: the best-ranked template that reads the most of it."""
-        normalised = _norm(text)
+        normalised = norm(text)
         best: tuple[tuple[int, ...], Match] | None = None
         for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
             if cls and not same_class(template.cls, cls):
@@ -594,7 +389,7 @@ class Matcher:
             return None
         best: tuple[tuple[int, ...], Match] | None = None
         by_end = self._by_last_word()
-        words = {word.rstrip(_WORD_END) for word in rest.split(" ")}
+        words = {word.rstrip(WORD_END) for word in rest.split(" ")}
         for word in sorted(words & by_end.keys()):
             for template, pieces, glued in by_end[word]:
                 if cls and not same_class(template.cls, cls):
@@ -623,8 +418,8 @@ class Matcher:
                 if template.literal_len < MIN_READ:
                     continue
                 pieces, _ = cut_pieces(template.message)
-                text = " ".join(pieces).rstrip(" " + _WORD_END)
-                word = text.rsplit(" ", 1)[-1].rstrip(_WORD_END)
+                text = " ".join(pieces).rstrip(" " + WORD_END)
+                word = text.rsplit(" ", 1)[-1].rstrip(WORD_END)
                 if word:
                     glued = glued_before(template.message)
                     index.setdefault(word, []).append((template, pieces, glued))

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.sites import site_file
+from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
 ENTRY = "module-shadowed-by-local-file"

@@ -14,8 +14,9 @@ import re
 import weakref
 from dataclasses import dataclass, replace
 
-from jaxerr_ls.catalog.match import Match, Matcher, short_class
+from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Entry, PythonSite
+from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
 LINE_WINDOW = 6

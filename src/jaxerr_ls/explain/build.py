@@ -12,9 +12,9 @@ from pathlib import Path
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
-from jaxerr_ls.catalog.match import same_class, short_class
 from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import match_cut_message, match_python_site, match_raise_site
+from jaxerr_ls.catalog.templates import same_class, short_class
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook

@@ -21,8 +21,9 @@ from functools import lru_cache
 from jaxerr_ls.analysis import Model
 from jaxerr_ls.analysis.shapes import Event, NoOracle, Oracle, events, oracle_for
 from jaxerr_ls.catalog.load import catalog_dir, load_catalog, load_curated
-from jaxerr_ls.catalog.match import Match, Matcher
+from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Catalog
+from jaxerr_ls.catalog.templates import Match
 from jaxerr_ls.rules.base import Finding, finding
 
 log = logging.getLogger(__name__)

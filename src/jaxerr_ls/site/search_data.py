@@ -14,19 +14,13 @@ from pathlib import PurePosixPath
 
 from jaxerr_ls.catalog.classes import class_table
 from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS, is_generated_log
-from jaxerr_ls.catalog.match import (
-    CUT_SCORE,
-    FUZZY_CUTOFF,
-    MAX_MESSAGE,
-    Matcher,
-    cut_pieces,
-    short_class,
-)
+from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher
 from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
 from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
 from jaxerr_ls.catalog.mlir import is_diagnostic
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.partial import MIN_READ
+from jaxerr_ls.catalog.templates import cut_pieces, short_class
 from jaxerr_ls.catalog.xla import (
     MAX_SEGMENTS,
     RUNTIME_CLASSES,

@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from jaxerr_ls.catalog.match import Match, short_class
 from jaxerr_ls.catalog.model import Catalog, Entry
+from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.upgrades.describe import describe, gone_since, product_of, use_instead
 from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
 from jaxerr_ls.upgrades.libraries import DOCS, PIP_NAMES, library_history, library_of_name

@@ -148,6 +148,43 @@ def test_message_assigned_to_a_variable_before_the_raise(tmp_path: Path) -> None
     ]
 
 
+def test_an_exception_factory_gives_its_callers_its_class_and_message(tmp_path: Path) -> None:
+    # jax2tf of 0.2-0.4 (`raise _xla_disabled_error("pad")`, jax#6763's paste) and
+    # `core.escaped_tracer_error` called from another module: read for the older releases.
+    files = {
+        "_src/core.py": """
+        def escaped_tracer_error(tracer, detail=None):
+            return UnexpectedTracerError(f"Encountered an unexpected tracer. {detail}")
+
+        def not_a_factory(x):
+            return len(x)
+        """,
+        "_src/conv.py": """
+        from jax._src import core
+
+        def _xla_disabled_error(primitive_name: str) -> Exception:
+            return NotImplementedError(
+                f"Call to {primitive_name} can only be converted through TFXLA, but "
+                "XLA is disabled")
+
+        def _pad(x, enable):
+            if not enable:
+                raise _xla_disabled_error("pad")
+            raise core.escaped_tracer_error(x, x.detail)
+        """,
+    }
+    tree = make_tree(tmp_path, files)
+    read = templates(extract(tree, jobs=1, class_messages=True))
+    disabled = "Call to {primitive_name} can only be converted through TFXLA, but XLA is disabled"
+    assert read[disabled] == "NotImplementedError"
+    assert read["Encountered an unexpected tracer. {detail}"] == "UnexpectedTracerError"
+    # The factory's name is no exception class, its argument no message.
+    assert "_xla_disabled_error" not in read.values() and "pad" not in read
+    # The main index's extraction is unchanged.
+    plain = templates(extract(tree, jobs=1))
+    assert disabled not in plain
+
+
 def test_exception_name_message_position_and_dedent(tmp_path: Path) -> None:
     result = run(
         tmp_path,

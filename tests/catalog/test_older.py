@@ -122,3 +122,25 @@ def test_scan_carry_check_of_0_1_42_is_the_carry_entry() -> None:
     )
     found = Matcher(CATALOG).match("TypeError", message)
     assert found is not None and found.entry.id == "scan-carry-type-mismatch"
+
+
+def test_an_error_a_helper_function_builds_reaches_its_entry() -> None:
+    # jax2tf of 0.2-0.4 raised `_xla_path_disabled_error("conv_general_dilated")`, a function
+    # returning `NotImplementedError(f"Call to {primitive_name} ...")`: its callers print that.
+    text = (PASTES / "jax-6763.txt").read_text(encoding="utf-8")
+    (found,) = explain_text(text, Matcher(CATALOG))
+    assert found.match is not None and found.match.score == 100
+    entry = found.match.entry
+    assert entry.exception == "NotImplementedError"
+    assert entry.message.startswith("Call to {primitive_name} can only be converted through TFXLA")
+    assert found.match.fields == {"primitive_name": "conv_general_dilated"}
+
+
+def test_an_older_wording_of_a_jax_class_joins_the_entry_of_its_first_sentence() -> None:
+    # jax#5477 (JAX 0.2.x): "UnexpectedTracerError: Encountered an unexpected tracer. Perhaps
+    # this tracer escaped through global state ...", kept verbatim in the field corpus. Two
+    # curated entries have the class; the one whose first sentence it is explains it.
+    field = PASTES.parents[1] / "field" / "pastes" / "159-jax-5477-escaped-tracer-omnistaging.txt"
+    found = explain_text(field.read_text(encoding="utf-8"), Matcher(CATALOG))[-1]
+    assert found.match is not None and found.match.entry.id == "unexpected-tracer-leak"
+    assert found.match.score == 100

@@ -197,6 +197,14 @@ def _head(template: str) -> str:
     return re.split(r"[{\n]", template, maxsplit=1)[0].rstrip(" .:;,")
 
 
+def _first_sentence(template: str) -> str:
+    """A template's opening sentence when it is literal and long enough to name an error alone
+    (20+ characters up to the first ". "), else ""."""
+    head = re.split(r"[{\n]", template, maxsplit=1)[0]
+    sentence, stop, _ = head.partition(". ")
+    return sentence if stop and len(sentence) >= 20 else ""
+
+
 def _fold_by_class(older: Older, catalog: Catalog) -> Older:
     """An older error of a JAX-specific class (`TracerArrayConversionError`) whose wording no
     current entry shares joins the one curated entry of that class, when there is exactly one:
@@ -213,7 +221,13 @@ def _fold_by_class(older: Older, catalog: Catalog) -> Older:
         cls = entry.exception.rsplit(".", 1)[-1]
         owners = [] if hasattr(builtins, cls) else curated.get(cls, [])
         if len(owners) > 1:  # several sub-cases: the one whose message opens the same way
-            owners = [o for o in owners if _head(o.message) == _head(entry.message)]
+            same = [o for o in owners if _head(o.message) == _head(entry.message)]
+            # ... or, when none does, whose first sentence is the older message's ("Encountered
+            # an unexpected tracer. Perhaps this tracer escaped ..." of 0.1-0.2, a later
+            # release's "Encountered an unexpected tracer. A function transformed by JAX ...").
+            owners = same or [
+                o for o in owners if _first_sentence(o.message) == _first_sentence(entry.message)
+            ]
         if len(owners) != 1 or len(_head(entry.message)) < 20:
             rest.append(entry)
             continue

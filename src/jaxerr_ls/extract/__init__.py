@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jaxerr_ls.extract.apis import (
@@ -122,6 +122,8 @@ def extract_source(
         if library is not None:
             roots = shortest_names(roots)
         reached = reach(graph, roots, max_hops)
+    if class_messages:
+        modules, skipped = exception_factories(modules, skipped)
     found = [s for m in modules.values() for s in m.sites]
     if library is None:
         # JAX's warnings (issue 18); the libraries' indexes hold their raises only, for now.
@@ -141,6 +143,66 @@ def extract_source(
         package=source.package,
         targets=public_targets(modules, resolver),
     )
+
+
+# Skips whose `raise` calls nothing (a factory is called: `raise factory(...)`).
+_NOT_CALLED = frozenset(
+    {
+        "bare raise (re-raises the current exception)",
+        "raises an exception object or class without a message",
+    }
+)
+
+
+def exception_factories(
+    modules: Mapping[str, ModuleFacts], skipped: Sequence[Skipped]
+) -> tuple[dict[str, ModuleFacts], list[Skipped]]:
+    """`raise factory(...)` where `factory` is a module-level function of the release that
+    returns `SomeError(<message>)`: the raise site prints the factory's class and message
+    (jax2tf's `raise _xla_disabled_error("pad")` -> `NotImplementedError: Call to
+    {primitive_name} can only be converted through TFXLA, but XLA is disabled`). Read as the
+    call names it (`core.escaped_tracer_error` -> `escaped_tracer_error`); a name several
+    modules define with different messages is taken from the raising module only."""
+    by_name: dict[str, dict[str, RaiseSite]] = {}
+    for module, facts in modules.items():
+        for made in facts.factories:
+            by_name.setdefault(made.function, {})[module] = made
+
+    def factory(module: str, name: str) -> RaiseSite | None:
+        found = by_name.get(name)
+        if not found:
+            return None
+        if module in found:
+            return found[module]
+        wordings = {(m.exception, m.template) for m in found.values()}
+        return next(iter(found.values())) if len(wordings) == 1 else None
+
+    def rebuilt(module: str, site: RaiseSite | Skipped) -> RaiseSite | None:
+        made = factory(module, site.exception)
+        if made is None:
+            return None
+        return RaiseSite(
+            site.file, site.line, site.function, made.exception, made.template, site.condition
+        )
+
+    out: dict[str, ModuleFacts] = {}
+    moved: set[tuple[str, int]] = set()
+    for module, facts in modules.items():
+        sites = list(facts.sites)
+        changed = False
+        for i, site in enumerate(sites):
+            new = rebuilt(module, site)
+            if new is not None:
+                sites[i], changed = new, True
+        for skip in facts.skipped:
+            called = skip.exception and skip.reason not in _NOT_CALLED
+            new = rebuilt(module, skip) if called else None
+            if new is not None:
+                sites.append(new)
+                moved.add((skip.file, skip.line))
+                changed = True
+        out[module] = replace(facts, sites=tuple(sites)) if changed else facts
+    return out, [s for s in skipped if (s.file, s.line) not in moved]
 
 
 def _site_key(site: RaiseSite) -> tuple[str, int]:

@@ -7,6 +7,7 @@ small frozen facts, so trees can be dropped as soon as a file is done.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -56,6 +57,10 @@ class ModuleFacts:
     skipped: tuple[Skipped, ...]
     classes: Mapping[str, ClassFacts] = field(default_factory=dict)  # see classes.py
     warned: tuple[RaiseSite, ...] = ()  # `warnings.warn` calls, their category as class: warns.py
+    # Functions that build and return an exception for their callers to raise (jax2tf's
+    # `raise _xla_disabled_error("pad")`): the returned class and message, as a raise site
+    # whose `function` is the factory. See `exception_factories` in `extract/__init__.py`.
+    factories: tuple[RaiseSite, ...] = ()
 
 
 Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
@@ -106,6 +111,9 @@ def analyse(relative: str, text: str, class_messages: bool = False) -> ModuleFac
     return replace(facts, classes=class_facts(tree))
 
 
+# A class name that reads as an exception's (what a factory's `return X(msg)` must construct).
+_EXCEPTION_NAME = re.compile(r"(Error|Exception)$")
+
 # Leaves and operator tokens: nothing under them names a function or raises.
 _LEAVES = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 _BLOCK_OWNERS = (ast.stmt, ast.excepthandler, ast.match_case)
@@ -139,6 +147,7 @@ class _Pass:
         self.is_package = relative.endswith("/__init__.py")
         self.scopes: list[_Scope] = []
         self.raises: list[tuple[ast.Raise, _Scope, Blocks]] = []
+        self.returns: list[tuple[ast.Return, _Scope, Blocks]] = []  # `return SomeError(...)`
         self.warns: list[tuple[ast.Call, Chain, _Scope, Blocks]] = []  # may warn: `warns.py`
         self.methods: dict[str, set[str]] = {}
         self.imports: dict[str, Import] = {}
@@ -165,6 +174,13 @@ class _Pass:
                 sites.append(found)
             else:
                 skipped.append(found)
+        factories: list[RaiseSite] = []
+        for ret, scope, blocks in self.returns:
+            raised = ast.Raise(exc=ret.value, cause=None, lineno=ret.lineno, col_offset=0)
+            lookup = _lookup(scope, ret.lineno, blocks)
+            made = site_of(self.relative, raised, scope.qualname, lookup)
+            if isinstance(made, RaiseSite) and _EXCEPTION_NAME.search(made.exception):
+                factories.append(made)
         for call, how, scope, blocks in warns:
             lookup = _lookup(scope, call.lineno, blocks)
             condition = guards.get(id(call), "")
@@ -199,6 +215,7 @@ class _Pass:
             sites=tuple(sites),
             skipped=tuple(skipped),
             warned=tuple(warned),
+            factories=tuple(factories),
         )
 
     def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
@@ -222,6 +239,14 @@ class _Pass:
             return [(n, scope, blocks) for n in outer] + [(n, inner, body) for n in node.body]
         if isinstance(node, ast.Raise):
             self.raises.append((node, scope, blocks))
+        elif (
+            isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Call)
+            and scope.kind == "function"
+            and scope.parent is not None
+            and scope.parent.kind == "module"
+        ):
+            self.returns.append((node, scope, blocks))
         elif isinstance(node, ast.Call):
             if (
                 self.class_messages

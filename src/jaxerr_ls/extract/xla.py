@@ -21,7 +21,7 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,7 +143,9 @@ def file_commits(spec: SourceSpec) -> dict[str, str]:
 def describe(spec: SourceSpec, repo: str = "") -> dict[str, str]:
     data = {"name": spec.name, "ref": spec.ref, "subdir": spec.subdir, "repo": repo}
     if _is_git(spec.path):
-        data["commit"] = _git(spec.path, "rev-parse", spec.ref or "HEAD").strip()
+        # `^{commit}`: an annotated tag (`jax-v0.4.30`) names a tag object; links pin the commit.
+        ref = f"{spec.ref or 'HEAD'}^{{commit}}"
+        data["commit"] = _git(spec.path, "rev-parse", ref).strip()
         data["date"] = _git(spec.path, "log", "-1", "--format=%cs", spec.ref or "HEAD").strip()
     return data
 
@@ -157,22 +159,39 @@ def entry_id(kind: str, code: str, template: str) -> str:
     return f"{head}-{digest}"
 
 
-def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) -> dict[str, object]:
-    """Every message of every source, grouped by (kind, code, template), newest source first."""
+@dataclass(frozen=True)
+class Found:
+    """One message a C++ file builds: its record kind, code (status, class, severity or MLIR
+    diagnostic), template, and where."""
+
+    kind: str
+    code: str
+    template: str
+    line: int
+    function: str
+
+
+def collect(
+    specs: Sequence[SourceSpec],
+    repos: dict[str, str] | None,
+    found_in: Callable[[str], Iterable[Found]],
+    make_id: Callable[[str, str, str], str],
+) -> dict[str, object]:
+    """Every message `found_in` reads in every source, grouped by (kind, code, template), newest
+    source first, with each place that builds it (`extract-xla`, `extract-mlir`)."""
     records: dict[tuple[str, str, str], dict[str, object]] = {}
     counts: dict[str, int] = {}
     for number, spec in enumerate(specs):
         found = 0
         commits = file_commits(spec)
         for relative, text in read_files(spec):
-            message: CppMessage
-            for message in file_messages(text):
+            for message in found_in(text):
                 found += 1
                 key = (message.kind, message.code, message.template)
                 record = records.setdefault(
                     key,
                     {
-                        "id": entry_id(*key),
+                        "id": make_id(*key),
                         "kind": message.kind,
                         "code": message.code,
                         "message": message.template,
@@ -196,6 +215,16 @@ def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) ->
     }
 
 
+def _cpp_found(text: str) -> Iterator[Found]:
+    for message in file_messages(text):
+        yield Found(message.kind, message.code, message.template, message.line, message.function)
+
+
+def extract(specs: Sequence[SourceSpec], repos: dict[str, str] | None = None) -> dict[str, object]:
+    """Every status, Python exception and log message of every source."""
+    return collect(specs, repos, _cpp_found, entry_id)
+
+
 def write(data: dict[str, object], out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
@@ -203,11 +232,17 @@ def write(data: dict[str, object], out: Path) -> None:
     out.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="jaxerr-ls catalog extract-xla",
-        description="Extract XLA's and jaxlib's C++ error messages into the catalog.",
-    )
+def run(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    out: Path,
+    extract_with: Callable[[Sequence[SourceSpec], dict[str, str] | None], dict[str, object]],
+    noun: str,
+) -> int:
+    """The command line of an extractor of C++ sources: `--source`, `--repo`, `--out`."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument(
         "--source",
         action="append",
@@ -220,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="name=OWNER/REPO: the public repository a source's commit is in (for links)",
     )
-    parser.add_argument("--out", type=Path, default=Path("catalog/xla/messages.json.gz"))
+    parser.add_argument("--out", type=Path, default=out)
     args = parser.parse_args(argv)
     try:
         specs = [SourceSpec.parse(text) for text in args.source]
@@ -233,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         repos = dict(text.split("=", 1) for text in args.repo if "=" in text)
-        data = extract(specs, repos)
+        data = extract_with(specs, repos)
     except subprocess.CalledProcessError as exc:
         print(f"jaxerr-ls: git failed: {exc.stderr.strip()}", file=sys.stderr)
         return 2
@@ -242,11 +277,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     messages_out = data["messages"]
     assert isinstance(found, dict) and isinstance(messages_out, list)
     print(
-        f"{len(messages_out)} distinct messages from "
+        f"{len(messages_out)} distinct {noun} from "
         + ", ".join(f"{name}: {count}" for name, count in found.items())
         + f" -> {args.out}"
     )
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run(
+        argv,
+        prog="jaxerr-ls catalog extract-xla",
+        description="Extract XLA's and jaxlib's C++ error messages into the catalog.",
+        out=Path("catalog/xla/messages.json.gz"),
+        extract_with=extract,
+        noun="messages",
+    )
 
 
 if __name__ == "__main__":

@@ -12,13 +12,11 @@ above the wrapper's curated pattern (`mosaic-tpu-compile-failed`).
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from pathlib import Path
 
 from jaxerr_ls.catalog.model import Entry
-from jaxerr_ls.catalog.xla import _site
+from jaxerr_ls.catalog.xla import generated_site, read_generated
 
 INDEX = "mlir.json.gz"
 PREFIX = "mlir-"
@@ -105,16 +103,12 @@ def is_diagnostic(entry: Entry) -> bool:
 def load_mlir(path: Path, library: str) -> tuple[list[Entry], list[str]]:
     """The generated entries of `catalog/xla/mlir.json.gz`, and problems met reading it."""
     label = f"catalog/xla/{path.name}"
-    try:
-        data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, EOFError) as exc:
-        return [], [f"{label}: not readable JSON: {exc}"]
-    if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
-        return [], [f"{label}: no 'messages' list"]
-    sources = [s for s in data.get("sources", []) if isinstance(s, dict)]
+    records, sources, problem = read_generated(path)
+    if problem:
+        return [], [problem]
     entries: list[Entry] = []
     problems: list[str] = []
-    for number, raw in enumerate(data["messages"]):
+    for number, raw in enumerate(records):
         text = raw.get("message") if isinstance(raw, dict) else None
         entry_id = raw.get("id") if isinstance(raw, dict) else None
         if not isinstance(text, str) or not isinstance(entry_id, str) or not text or not entry_id:
@@ -122,7 +116,11 @@ def load_mlir(path: Path, library: str) -> tuple[list[Entry], list[str]]:
             continue
         assert isinstance(raw, dict)
         sites = tuple(
-            s for s in (_site(r, sources) for r in raw.get("sites", []) if isinstance(r, dict)) if s
+            s
+            for s in (
+                generated_site(r, sources) for r in raw.get("sites", []) if isinstance(r, dict)
+            )
+            if s
         )
         meaning, solutions = advice(sites[0].file if sites else "")
         entries.append(

@@ -191,7 +191,7 @@ def site_label(site: Site) -> str:
     return f"{pinned[0]} {pinned[1][:12]}" if pinned else f"JAX {site.jax}"
 
 
-def _site(raw: dict[str, object], sources: list[dict[str, str]]) -> Site | None:
+def generated_site(raw: dict[str, object], sources: list[dict[str, str]]) -> Site | None:
     number, file, line = raw.get("source"), raw.get("file"), raw.get("line")
     if not isinstance(number, int) or not 0 <= number < len(sources):
         return None
@@ -207,19 +207,29 @@ def _site(raw: dict[str, object], sources: list[dict[str, str]]) -> Site | None:
     return Site(file=file, line=line, function=str(function or "<file scope>"), jax=where)
 
 
-def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
-    """The generated entries of `catalog/xla/messages.json.gz`, and problems met reading it."""
+def read_generated(path: Path) -> tuple[list[object], list[dict[str, str]], str]:
+    """The records and sources of a file the C++ extractors write (`messages.json.gz`,
+    `mlir.json.gz`), or the problem that kept it from being read."""
     label = f"catalog/xla/{path.name}"
     try:
         data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, EOFError) as exc:
-        return [], [f"{label}: not readable JSON: {exc}"]
+        return [], [], f"{label}: not readable JSON: {exc}"
     if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
-        return [], [f"{label}: no 'messages' list"]
+        return [], [], f"{label}: no 'messages' list"
     sources = [s for s in data.get("sources", []) if isinstance(s, dict)]
+    return data["messages"], sources, ""
+
+
+def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
+    """The generated entries of `catalog/xla/messages.json.gz`, and problems met reading it."""
+    label = f"catalog/xla/{path.name}"
+    records, sources, problem = read_generated(path)
+    if problem:
+        return [], [problem]
     entries: list[Entry] = []
     problems: list[str] = []
-    for number, raw in enumerate(data["messages"]):
+    for number, raw in enumerate(records):
         if not isinstance(raw, dict):
             problems.append(f"{label}: message #{number}: not an object")
             continue
@@ -231,7 +241,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
         status = kind == "status"
         log = kind == "log"  # `code` is the severity: ERROR, WARNING, FATAL, INFO
         message = f"{code}: {text}" if status else text
-        sites = [_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)]
+        sites = [generated_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)]
         meaning, solutions = advice(code) if status else ("", ())
         if log:
             meaning, solutions = SEVERITY_MEANING.get(code, ""), SEVERITY_SOLUTIONS

@@ -122,6 +122,49 @@ def _balanced(text: str, start: int) -> int | None:
     return None
 
 
+# A C++ string or character literal starting where it is matched.
+STRING_AT = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
+
+
+def stream_operands(code: str, position: int, *, comma_ends: bool = False) -> tuple[list[str], int]:
+    """`head << a << "b" << c` from `position` to the statement's end: [head, a, "b", c] (as
+    written, stripped) and that end. Stops at a `;`, at a `)` closing what the stream sits in,
+    and with `comma_ends` at a `,` (a stream passed as an argument). A macro body's line joins
+    (`\\` at a line's end) read as spaces."""
+    operands: list[str] = []
+    current = ""
+    depth = 0
+    while position < len(code):
+        char = code[position]
+        if char in "\"'":
+            found = STRING_AT.match(code, position)
+            if found:
+                current += found.group(0)
+                position = found.end()
+                continue
+        if char == "\\" and code.startswith("\\\n", position):
+            current += " "
+            position += 2
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (char == ";" or (comma_ends and char == ",")):
+            break
+        elif depth == 0 and code.startswith("<<", position):
+            operands.append(current)
+            current = ""
+            position += 2
+            continue
+        current += char
+        position += 1
+    operands.append(current)
+    return [operand.strip() for operand in operands], position
+
+
 def split_args(text: str) -> list[str]:
     """Top-level comma-separated arguments of a call's inside."""
     args: list[str] = []

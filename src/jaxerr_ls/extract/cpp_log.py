@@ -21,7 +21,14 @@ from __future__ import annotations
 
 import re
 
-from jaxerr_ls.extract.cpp import _balanced, _Namer, enclosing_function, render, worth_keeping
+from jaxerr_ls.extract.cpp import (
+    _balanced,
+    _Namer,
+    enclosing_function,
+    render,
+    stream_operands,
+    worth_keeping,
+)
 
 # The severity names the macros take, as glog prints their first letter.
 SEVERITIES = {"INFO": "INFO", "WARNING": "WARNING", "ERROR": "ERROR", "FATAL": "FATAL"}
@@ -51,44 +58,10 @@ _STRINGIZE = re.compile(r"^#\s*(?P<name>[A-Za-z_]\w*)$")
 def _stream(code: str, start: int) -> tuple[list[str], int] | None:
     """The `<< a << b` pieces after position `start` (just past the macro's parentheses), up to
     the `;` that ends the statement, or None when no `<<` follows."""
-    position = start
-    while position < len(code) and code[position] in " \t\r\n\\":
-        position += 1
-    if not code.startswith("<<", position):
+    operands, end = stream_operands(code, start)
+    if len(operands) < 2 or operands[0]:
         return None
-    pieces: list[str] = []
-    current = ""
-    depth = 0
-    string = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
-    while position < len(code):
-        char = code[position]
-        if char in "\"'":
-            found = string.match(code, position)
-            if found:
-                current += found.group(0)
-                position = found.end()
-                continue
-        if char == "\\" and code.startswith("\\\n", position):  # a macro body's line join
-            current += " "
-            position += 2
-            continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif char == ";" and depth == 0:
-            break
-        elif code.startswith("<<", position) and depth == 0:
-            pieces.append(current)
-            current = ""
-            position += 2
-            continue
-        current += char
-        position += 1
-    pieces.append(current)
-    return [p.strip() for p in pieces if p.strip()], position
+    return [piece for piece in operands[1:] if piece], end
 
 
 def _render_stream(pieces: list[str], namer: _Namer) -> str:

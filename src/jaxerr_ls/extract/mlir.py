@@ -27,6 +27,7 @@ from jaxerr_ls.extract.cpp import (
     enclosing_function,
     render,
     split_args,
+    stream_operands,
     worth_keeping,
 )
 
@@ -47,7 +48,6 @@ _METHOD = re.compile(
 )
 # llvm::formatv's replacement fields: `{0}`, `{1:x}`, `{0,-8}`; `{{` is a literal brace.
 _FORMATV_FIELD = re.compile(r"\{\{|\{(\d+)(?:[,:][^{}]*)?\}")
-_STRING_AT = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
 
 
 @dataclass(frozen=True)
@@ -104,35 +104,9 @@ def piece(expression: str, namer: _Namer) -> str:
 def _stream(code: str, position: int) -> tuple[list[str], int]:
     """The operands of `<< a << "b" << c` from `position` up to the statement's end, and that
     end. Stops at a `;`, or at a `)`/`,` closing what the diagnostic sits in."""
-    operands: list[str] = []
-    current = ""
-    depth = 0
-    while position < len(code):
-        char = code[position]
-        if char in "\"'":
-            found = _STRING_AT.match(code, position)
-            if found:
-                current += found.group(0)
-                position = found.end()
-                continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and (char == ";" or char == ","):
-            break
-        elif depth == 0 and code.startswith("<<", position):
-            operands.append(current)
-            current = ""
-            position += 2
-            continue
-        current += char
-        position += 1
-    operands.append(current)
+    operands, end = stream_operands(code, position, comma_ends=True)
     # Whatever precedes the first `<<` is not streamed (`.attachNote()`, nothing at all).
-    return [o.strip() for o in operands[1:] if o.strip()], position
+    return [operand for operand in operands[1:] if operand], end
 
 
 def _is_message(expression: str) -> bool:

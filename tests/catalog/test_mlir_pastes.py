@@ -15,16 +15,10 @@ import pytest
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.catalog.mlir import is_diagnostic
 from jaxerr_ls.explain import explain_text
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from tests.catalog.below_pastes import load_pastes, paste_id, reached_entry
 
 ROOT = Path(__file__).resolve().parents[2]
-PASTES: list[dict[str, Any]] = tomllib.loads(
-    (Path(__file__).with_name("mlir_pastes.toml")).read_text(encoding="utf-8")
-)["paste"]
+PASTES = load_pastes("mlir_pastes.toml")
 CATALOG = load_catalog()
 
 
@@ -33,17 +27,10 @@ def matcher() -> Matcher:
     return Matcher(CATALOG)
 
 
-@pytest.mark.parametrize(
-    "paste", PASTES, ids=lambda p: f"{p['entry']}@{p['url'].split('/', 3)[-1]}"
-)
+@pytest.mark.parametrize("paste", PASTES, ids=paste_id)
 def test_paste_reaches_its_entry(paste: dict[str, Any], matcher: Matcher) -> None:
-    explained = explain_text(paste["text"], matcher)
-    assert explained, f"nothing read in {paste['url']}"
-    found = explained[-1].to_json()["entry"]
-    assert found is not None, f"no entry for {paste['url']}"
-    assert found["id"] == paste["entry"], paste["url"]
+    found = reached_entry(paste, matcher)
     assert found["identified_by"] == "message" and found["score"] == 100
-    assert found["library"] == "xla"
 
 
 def test_the_diagnostic_entries_name_their_cpp_site_and_thread() -> None:

@@ -3,23 +3,14 @@ each with its URL), reach the entry a reader of the thread expects, and say what
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from jaxerr_ls.catalog import Matcher, load_catalog
-from jaxerr_ls.explain import explain_text
+from tests.catalog.below_pastes import load_pastes, paste_id, reached_entry
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-PASTES: list[dict[str, Any]] = tomllib.loads(
-    (Path(__file__).with_name("xla_pastes.toml")).read_text(encoding="utf-8")
-)["paste"]
+PASTES = load_pastes("xla_pastes.toml")
 CATALOG = load_catalog()
 
 
@@ -28,16 +19,9 @@ def matcher() -> Matcher:
     return Matcher(CATALOG)
 
 
-@pytest.mark.parametrize(
-    "paste", PASTES, ids=lambda p: f"{p['entry']}@{p['url'].split('/', 3)[-1]}"
-)
+@pytest.mark.parametrize("paste", PASTES, ids=paste_id)
 def test_paste_reaches_its_entry(paste: dict[str, Any], matcher: Matcher) -> None:
-    explained = explain_text(paste["text"], matcher)
-    assert explained, f"nothing read in {paste['url']}"
-    found = explained[-1].to_json()["entry"]
-    assert found is not None, f"no entry for {paste['url']}: {explained[-1].traceback.message!r}"
-    assert found["id"] == paste["entry"], paste["url"]
-    assert found["library"] == "xla"
+    reached_entry(paste, matcher)
 
 
 def test_every_paste_names_a_curated_xla_entry() -> None:

@@ -262,13 +262,19 @@ def test_mosaic_diagnostics_found_as_the_cli_does(matcher: Matcher, tmp_path: Pa
 
 
 def test_a_status_under_valueerror_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
-    """jax#9237 and jax#9675: older jaxlib raised XLA's `INVALID_ARGUMENT` statuses as Python's
-    `ValueError`; the words name XLA's entry as surely as under `XlaRuntimeError`. Tensorstore's
+    """jax#9237, jax#12514 and jax#9675: older jaxlib raised XLA's `INVALID_ARGUMENT` statuses as
+    Python's `ValueError`; the words name their entry as surely as under `XlaRuntimeError` (the
+    donation entry's own patterns for those, XLA's generated text for another). Tensorstore's
     `ValueError: NOT_FOUND: ...` (orbax#924) keeps Orbax's entry, and a status under `ValueError`
     that no wording matches names no family."""
     texts = [next(FIELD.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("531", "532", "092")]
+    texts.append(
+        "ValueError: INVALID_ARGUMENT: Executable expected parameter 0 of size 4 but got buffer "
+        "with incompatible size 8"
+    )
     expected = [explain_text(text, matcher)[-1].match for text in texts]
-    assert [m.entry.library if m else None for m in expected] == ["xla", "xla", "orbax"]
+    assert [m.entry.id if m else None for m in expected][:2] == ["donated-array-deleted"] * 2
+    assert [m.entry.library if m else None for m in expected][2:] == ["orbax", "xla"]
     assert all(m is not None and m.score == 100 for m in expected)
     unknown = "ValueError: INTERNAL: something no release printed"
     assert explain_text(unknown, matcher)[-1].match is None

@@ -123,6 +123,23 @@ PASTES: list[tuple[str, str, str]] = [
         "xla_extension.so: undefined symbol: cublasGetStatusString",
         "jaxlib-undefined-symbol",
     ),
+    (
+        # XLA's Python extension built from XLA's own sources (bazel-out/.../xla/python/).
+        "https://github.com/openxla/xla/issues/14433",
+        "ImportError: /root/.cache/bazel/_bazel_root/aa540acd08fedebcf9b65fe09350ff75/execroot/"
+        "xla/bazel-out/k8-opt/bin/xla/python/xla_extension.so: undefined symbol: "
+        "descriptor_table_xla_2fxla_5fdata_2eproto",
+        "jaxlib-undefined-symbol",
+    ),
+    # glibc 2.41+ refuses a shared object marked for an executable stack.
+    (
+        "https://github.com/jax-ml/jax/issues/26781",
+        "    from . import xla_extension as _xla\n"
+        "ImportError: /path/to/my/env/myenv_name/lib/python3.11/site-packages/jaxlib/"
+        "xla_extension.so: cannot enable executable stack as shared object requires: Invalid "
+        "argument",
+        "jaxlib-executable-stack",
+    ),
     # A jaxlib module the caller imports is not there.
     (
         "https://github.com/jax-ml/jax/issues/12136",
@@ -209,6 +226,7 @@ NEW = {
     "jaxlib-cannot-import-name",
     "numpy-abi-mismatch",
     "cuda-library-not-found",
+    "jaxlib-executable-stack",
 }
 
 

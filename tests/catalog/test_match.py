@@ -168,3 +168,49 @@ def test_cut_matching_needs_enough_text_the_class_and_no_divergence(
 ) -> None:
     found = MATCHER.match(exception, message)
     assert found is None or not found.cut
+
+
+@pytest.mark.parametrize(
+    ("message", "whole"),
+    [
+        # The full stop after a value that closes its bracket was left out: a whole message
+        # (flax#1464 printed `got PyTreeDef(xxxxxxx)\nand PyTreeDef(xxxxxxxx)`).
+        ("true_fun output must have same type structure, got PyTreeDef(*) and PyTreeDef(*)", True),
+        ("true_fun output must have same type structure, got PyTreeDef(*) and PyTreeDef(*).", True),
+        # A value stopping anywhere else may be cut short: read as a cut, not as whole.
+        (
+            "true_fun output must have same type structure, got PyTreeDef(*) and PyTreeDef((*, ",
+            False,
+        ),
+    ],
+)
+def test_final_full_stop_after_a_closed_value(message: str, whole: bool) -> None:
+    matcher = Matcher(
+        Catalog.of(
+            [
+                entry(
+                    "tree",
+                    "TypeError",
+                    "{what} must have same type structure, got {tree1} and {tree2}.",
+                )
+            ]
+        )
+    )
+    found = matcher.match("TypeError", message)
+    if whole:
+        assert found is not None and found.entry.id == "tree"
+        assert found.score == 100 and not found.cut
+    else:
+        assert found is None or found.cut
+
+
+def test_message_without_class_cut_short_names_its_error() -> None:
+    """A message pasted without its class and cut (an excerpt, a wrapped line not copied)
+    begins one template far enough to tell (jax#39058's paste of the Pallas block-shape rule)."""
+    from jaxerr_ls.catalog.loose import match_any_class
+
+    found = match_any_class(
+        MATCHER, "Shapes must be 1D sequences of concrete values of integer\n   ty"
+    )
+    assert found is not None and found.entry.id == "shape" and found.cut
+    assert match_any_class(MATCHER, "Shapes must be 1D sequences") is None

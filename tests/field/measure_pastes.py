@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog.mlir import carried_class as mosaic_carried
 from jaxerr_ls.catalog.templates import short_class
 from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
@@ -45,6 +46,7 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # before XlaRuntimeError (a RuntimeError subclass) existed, with the same text.
 _PRINTED_AS = {"RuntimeError": frozenset({"XlaRuntimeError"})}
 _SPACE = re.compile(r"\s+")
+_CARRIED = re.compile(r"(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>.*)", re.S)
 _GENERIC = frozenset(
     name
     for name, value in vars(builtins).items()
@@ -68,6 +70,17 @@ class Record:
     directory: Path = PASTES
 
     @property
+    def expected(self) -> tuple[str | None, str | None]:
+        """The class and message the paste shows. JAX's `UnfilteredStackTrace` prints the error
+        it carries as its message (`...UnfilteredStackTrace: jaxlib...XlaRuntimeError: INTERNAL:
+        ...`): that error is the one to explain."""
+        if self.exception and short_class(self.exception) == "UnfilteredStackTrace":
+            carried = _CARRIED.match(self.message_start or "")
+            if carried is not None:
+                return carried["cls"], carried["msg"]
+        return self.exception, self.message_start
+
+    @property
     def jax_stack(self) -> bool:
         return self.category != "non-jax" and self.library in JAX_STACK
 
@@ -87,20 +100,20 @@ class Outcome:
 
     @property
     def exception_ok(self) -> bool:
-        expected = self.record.exception
+        expected = self.record.expected[0]
         if expected is None:
             return not self.exception
         return _cls(expected) == _cls(self.exception)
 
     @property
     def message_ok(self) -> bool:
-        expected = self.record.message_start
+        expected = self.record.expected[1]
         if expected is None:
             return True
         want, got = _flat(expected), _flat(self.message)
         if not want:
             return not got
-        if self.record.exception is None:
+        if self.record.expected[0] is None:
             # A message (or log) without its class: read right when the text read holds it.
             return want in got or (len(got) >= 20 and want.startswith(got))
         return got.startswith(want) or (len(got) >= 20 and want.startswith(got))
@@ -117,10 +130,13 @@ class Outcome:
     def right_class(self) -> bool:
         if not self.reached:
             return False
-        if self.record.exception is None:
+        exception, message = self.record.expected
+        if exception is None:
             return True
-        printed = _cls(self.record.exception)
-        carried = runtime_class(printed, self.record.message_start or "")
+        printed = _cls(exception)
+        # The class the matcher reads the printed one as: an XLA status or Mosaic's wrapper
+        # carried by another class (`ValueError: INVALID_ARGUMENT: ...`, `MosaicError`).
+        carried = mosaic_carried(printed, message or "") or runtime_class(printed, message or "")
         return (
             printed in self.entry_classes
             or carried in self.entry_classes

@@ -191,3 +191,14 @@ def test_vscode_copy_with_raw_line_ends_and_escaped_quotes(matcher: Matcher) -> 
     found = explain(raw, matcher)[-1]
     assert entry(found) == "non-concrete-boolean-index"
     assert where(found) == ("nonconcrete_bool_index.py", 9)
+
+
+def test_pytest_short_summary_lines_are_whole(matcher: Matcher) -> None:
+    """pytest's short test summary (captured from `captured/summary_program.py` run by pytest
+    at 100 columns): each `FAILED ... - Class: message...` line is cut by pytest at the width and
+    the rule after it fills the width too; neither is a wrapped line, and the message is that
+    line's alone (equinox#1171 pasted the same form)."""
+    [found] = explain((CAPTURED / "pytest_summary.txt").read_text(encoding="utf-8"), matcher)
+    assert found.traceback.exception == "jax.errors.TracerBoolConversionError"
+    assert found.traceback.message == "Attempted boolean conv..."
+    assert entry(found) == "tracer-bool-conversion"

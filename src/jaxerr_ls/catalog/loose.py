@@ -51,8 +51,14 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     found = _paragraph(matcher, text)
     if found is None and older is not None:
         found = _paragraph(older, text)
-    # A message whose beginning was left out (`... got Ellipsis.`): the template it ends.
-    return found or matcher.match_cut_start("", text) or _fuzzy(matcher, text.split("\n", 1)[0])
+    # A message whose beginning was left out (`... got Ellipsis.`): the template it ends; one
+    # cut at its end (an excerpt, a wrapped line not copied): the template it begins.
+    return (
+        found
+        or matcher.match_cut_start("", text)
+        or matcher.match_cut("", text)
+        or _fuzzy(matcher, text.split("\n", 1)[0])
+    )
 
 
 def _paragraph(matcher: Matcher, text: str) -> Match | None:

@@ -356,13 +356,13 @@ class Matcher:
             return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
-        cut = self._cut_match(cls, text) or self.match_cut_start(cls, text)
+        cut = self.match_cut(cls, text) or self.match_cut_start(cls, text)
         close = self._fuzzy_match(cls, norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
         return close if fuzzy else None
 
-    def _cut_match(self, cls: str, text: str) -> Match | None:
+    def match_cut(self, cls: str, text: str) -> Match | None:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
         of the class printed: the best-ranked template that reads the most of it."""
         normalised = norm(text)

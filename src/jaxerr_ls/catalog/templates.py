@@ -162,6 +162,10 @@ def build_template(entry: Entry, wording: Wording | None = None) -> Template | N
     ):
         source += "?"
         normalised[-1] = normalised[-1][:-1]
+    elif literals[-1] == "." and source.endswith(r"(.*?)\."):
+        # After a placeholder only where its value closes a bracket or quote (`got
+        # PyTreeDef(...)`): a value stopping anywhere else may be cut short.
+        source = source[:-2] + r"(?:\.|(?<=[)\]'\"`>]))"
     elif literals[-1].strip() and literals[-1].rstrip()[-1:].isalnum():
         # ... and one a release left out is often written (JAX 0.4.26 printed "... is not a
         # valid JAX type" where earlier and later releases end the sentence).

@@ -42,6 +42,7 @@ _E_PREFIX = re.compile(r"^E(?: {1,12}|$)")
 _ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
 # pytest's short test summary: one line per test, cut at the terminal's width by pytest itself.
 _SUMMARY = ("FAILED ", "ERROR ")
+_PYTEST_RULE = re.compile(r"^(?:=+|_+) .* (?:=+|_+)$")
 # An exception printed for a repr: `<[SomeError('...') raised in repr()] X object at 0x...>`.
 _IN_REPR = re.compile(
     r"\[(?P<cls>[A-Za-z_][\w.]*)\((?P<quote>['\"])(?P<msg>.*?)(?P=quote)\) raised in repr\(\)\]"
@@ -152,11 +153,14 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
     out: list[str] = []
     joining = False
     for line in lines:
-        if joining and not line.startswith(_SUMMARY):
+        # pytest fills the terminal's width itself: its rules (`==== 2 failed ====`) and its
+        # summary lines, which it cuts with `...`, are whole lines.
+        whole = line.startswith(_SUMMARY) or _PYTEST_RULE.match(line) is not None
+        if joining and not whole:
             out[-1] += line
         else:
             out.append(line)
-        joining = len(line) == width
+        joining = len(line) == width and not whole
     return out
 
 
@@ -185,7 +189,9 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
         text = (found.group("msg") or "").removeprefix(" ")
         if text.startswith(_BOLD_CLOSE) and lines[index][: found.start()].endswith("*"):
             text = text.removeprefix(_BOLD_CLOSE).removeprefix(" ")
-        message = [text, *lines[index + 1 :]]
+        # pytest's summary prints one line per test: what follows is another test or its footer.
+        summary = lines[index].lstrip().startswith(_SUMMARY)
+        message = [text] if summary else [text, *lines[index + 1 :]]
         while len(message) > 1 and not message[-1].strip():
             message.pop()
         frames: tuple[Frame, ...] = ()

@@ -185,6 +185,133 @@ def test_an_exception_factory_gives_its_callers_its_class_and_message(tmp_path: 
     assert disabled not in plain
 
 
+def test_a_message_helper_gives_its_callers_its_template(tmp_path: Path) -> None:
+    # JAX 0.1.30's `concretization_err_msg(fun)` (jax/abstract_arrays.py) and 0.1.60's
+    # `(fun, context=None)` (jax/core.py), raised as `raise TypeError(helper(...))`: read for
+    # the older releases, through the helper's locals, its parameters as placeholders.
+    files = {
+        "abstract_arrays.py": """
+        def concretization_err_msg(fun):
+            fname = getattr(fun, "__name__", fun)
+            msg = ("Abstract value passed to `{}`, which requires a concrete value. "
+                   "Try `static_argnums`.")
+            return msg.format(fname)
+
+        def concretization_function_error(fun):
+            def error(self, *args):
+                raise TypeError(concretization_err_msg(fun))
+            return error
+        """,
+        "core.py": """
+        def context_err_msg(fun, context=None):
+            fname = getattr(fun, "__name__", fun)
+            if context is None:
+                context = ("The function to be transformed can't be traced "
+                           "at the required level of abstraction.")
+            msg = "Value passed to `{}` must be concrete. {}"
+            return msg.format(fname, context)
+
+        def suffixed(name, suffix=" (see the docs)"):
+            return f"no rule for {name}{suffix}"
+
+        def branches(x):
+            if x:
+                return "one message here"
+            return len(x)
+
+        def f(fun, context, x):
+            if x == 1:
+                raise TypeError(context_err_msg(fun, context))
+            if x == 2:
+                raise ValueError(context_err_msg(fun))
+            if x == 3:
+                raise NotImplementedError(suffixed(x))
+            if x == 4:
+                raise NotImplementedError(suffixed(x, suffix=""))
+            raise ValueError(branches(x))
+        """,
+    }
+    tree = make_tree(tmp_path, files)
+    read = templates(extract(tree, jobs=1, class_messages=True))
+    first = (
+        "Abstract value passed to `{fname}`, which requires a concrete value. Try `static_argnums`."
+    )
+    assert read[first] == "TypeError"
+    # A parameter passed stays a placeholder; one left out is worded as its literal default.
+    assert read["Value passed to `{fname}` must be concrete. {context}"] == "TypeError"
+    worded = (
+        "Value passed to `{fname}` must be concrete. The function to be transformed can't be"
+        " traced at the required level of abstraction."
+    )
+    assert read[worded] == "ValueError"
+    assert read["no rule for {name} (see the docs)"] == "NotImplementedError"
+    assert read["no rule for {name}{suffix}"] == "NotImplementedError"
+    # A function that returns something else on some path is no message helper.
+    assert "one message here" not in read
+    # The main index's extraction is unchanged.
+    assert first not in templates(extract(tree, jobs=1))
+
+
+def test_assert_messages_are_read_for_older_releases(tmp_path: Path) -> None:
+    # JAX 0.1.x's `standard_abstract_eval`: `msg = (...)` then `assert ..., msg`.
+    files = {
+        "lax.py": """
+        def standard_abstract_eval(least_specialized, remat):
+            if least_specialized is ConcreteArray:
+                msg = ("If you see this error, please let us know by opening an issue\\n"
+                       "since we thought this was unreachable!")
+                assert remat, msg
+            assert len(remat) == 2, f"expected two, got {len(remat)}"
+            assert False, "unreachable branch"
+            assert remat
+            assert remat, (remat, least_specialized)
+            assert len(remat) == 3, f"{remat} != {least_specialized}"
+        """,
+    }
+    tree = make_tree(tmp_path, files)
+    result = extract(tree, jobs=1, class_messages=True)
+    read = templates(result)
+    unreachable = (
+        "If you see this error, please let us know by opening an issue\n"
+        "since we thought this was unreachable!"
+    )
+    assert read[unreachable] == "AssertionError"
+    assert read["expected two, got {len(remat)}"] == "AssertionError"
+    conditions = {e.message: e.raised_at[0].condition for e in result.errors}
+    # The assert's failing test is its condition, under the `if` around it.
+    assert conditions[unreachable] == "least_specialized is ConcreteArray and not remat"
+    assert conditions["expected two, got {len(remat)}"] == "not (len(remat) == 2)"
+    assert conditions["unreachable branch"] == ""
+    # A bare assert, a tuple message and a dump of values (under 8 literal characters) give
+    # no template.
+    assert len(result.errors) == 3
+    # The main index's extraction is unchanged.
+    assert not extract(tree, jobs=1).errors
+
+
+def test_a_bound_format_method_called_later(tmp_path: Path) -> None:
+    # jax.grad's scalar check of 0.1-0.4: `msg = "...".format` then `raise TypeError(msg(...))`.
+    files = {
+        "api.py": """
+        def _check_scalar(x, aval):
+            msg = "Gradient only defined for scalar-output functions. Output {}.".format
+            if x:
+                raise TypeError(msg(f"was {x}"))
+            if aval:
+                raise TypeError(msg("had abstract value {}".format(aval)))
+            raise TypeError(msg(x.shape))
+        """,
+    }
+    tree = make_tree(tmp_path, files)
+    found = templates(extract(tree, jobs=1, class_messages=True))
+    head = "Gradient only defined for scalar-output functions. Output"
+    assert found[f"{head} was {{x}}."] == "TypeError"
+    assert f"{head} had abstract value {{aval}}." in found
+    assert f"{head} {{x.shape}}." in found
+    # Read for the older releases only: the main index was made without it.
+    assert not extract(tree, jobs=1).errors
+
+
 def test_exception_name_message_position_and_dedent(tmp_path: Path) -> None:
     result = run(
         tmp_path,

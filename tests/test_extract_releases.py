@@ -92,3 +92,33 @@ def test_older_wordings_reach_their_entry() -> None:
         assert found is not None and found.entry.id == "tree-map-structure-mismatch"
     eager = Matcher(catalog).match("NameError", "unbound axis name: x")
     assert eager is not None and eager.entry.id == "unbound-axis-name"
+
+
+def test_older_wordings_of_one_text_under_two_classes_stay_two() -> None:
+    # JAX 0.1.x asserted "Store occupied" where later releases raise StoreException("Store
+    # occupied"): the join keeps both wordings, each with its own class and releases.
+    from jaxerr_ls.extract.index import IndexedError, error_id
+    from jaxerr_ls.extract.older import build_older
+    from jaxerr_ls.extract.releases import Release
+    from jaxerr_ls.extract.sites import RaiseSite
+
+    def error(exception: str, line: int) -> IndexedError:
+        site = RaiseSite("jax/linear_util.py", line, "Store.store", exception, "Store occupied")
+        key = error_id(exception, "Store occupied")
+        return IndexedError(key, exception, "Store occupied", "Store occupied", (), (site,))
+
+    older = [
+        Release("0.1.1", "a", (error("AssertionError", 10),)),
+        Release("0.1.2", "b", (error("AssertionError", 10), error("StoreException", 20))),
+        Release("0.1.3", "c", (error("StoreException", 20),)),
+    ]
+    boundary = Release("0.4.26", "d", (error("StoreException", 20),))
+    index = {
+        "errors": [{"id": "store", "exception": "StoreException", "message": "Store occupied"}]
+    }
+    document, _ = build_older(older, boundary, index)
+    wordings = document["joins"]["store"]["wordings"]  # type: ignore[index]
+    assert sorted((w.get("exception", ""), w["versions"]) for w in wordings) == [
+        ("", 0b110),
+        ("AssertionError", 0b011),
+    ]

@@ -29,8 +29,9 @@ from jaxerr_ls.extract.index import (
     skip_counts,
 )
 from jaxerr_ls.extract.libraries import LIBRARIES, adjust_sites, library_of, shortest_names
+from jaxerr_ls.extract.messages import Hole, Lit, parse_template, render
 from jaxerr_ls.extract.releases import Change, Release, merge_releases, render_releases
-from jaxerr_ls.extract.sites import RaiseSite, Skipped
+from jaxerr_ls.extract.sites import HelperCall, MessageHelper, RaiseSite, Skipped
 from jaxerr_ls.extract.source import Source, SourceError, read_source
 from jaxerr_ls.extract.walk import ModuleFacts, analyse
 
@@ -104,7 +105,9 @@ def extract_source(
     source: Source, jobs: int = 2, max_hops: int = MAX_HOPS, class_messages: bool = False
 ) -> Extraction:
     """`class_messages`: also the messages exception classes build in `__init__` (used for the
-    releases before the main index, whose tracer errors word their message there)."""
+    releases before the main index, whose tracer errors word their message there), those of
+    exception factories and message helpers (`exception_factories`, `message_helpers`) and
+    those of `assert test, msg` statements (as `AssertionError`)."""
     analysed = _analyse_all(source, jobs, class_messages)
     modules: dict[str, ModuleFacts] = {}
     skipped: list[Skipped] = []
@@ -124,6 +127,7 @@ def extract_source(
         reached = reach(graph, roots, max_hops)
     if class_messages:
         modules, skipped = exception_factories(modules, skipped)
+        modules, skipped = message_helpers(modules, skipped)
     found = [s for m in modules.values() for s in m.sites]
     if library is None:
         # JAX's warnings (issue 18); the libraries' indexes hold their raises only, for now.
@@ -203,6 +207,64 @@ def exception_factories(
                 changed = True
         out[module] = replace(facts, sites=tuple(sites)) if changed else facts
     return out, [s for s in skipped if (s.file, s.line) not in moved]
+
+
+def message_helpers(
+    modules: Mapping[str, ModuleFacts], skipped: Sequence[Skipped]
+) -> tuple[dict[str, ModuleFacts], list[Skipped]]:
+    """`raise E(helper(...))` where `helper` is a module-level function of the release whose
+    every `return` gives one template (JAX 0.1's `concretization_err_msg(fun)`: "Abstract value
+    passed to `{fname}`, which requires a concrete value. ..."): the raise site prints E and that
+    template, a parameter the call leaves out worded as its literal default. Found by name as
+    `exception_factories` finds factories."""
+    by_name: dict[str, dict[str, MessageHelper]] = {}
+    for module, facts in modules.items():
+        for helper in facts.helpers:
+            by_name.setdefault(helper.name, {})[module] = helper
+
+    def helper_of(module: str, name: str) -> MessageHelper | None:
+        found = by_name.get(name)
+        if not found:
+            return None
+        if module in found:
+            return found[module]
+        wordings = {(h.template, h.defaults) for h in found.values()}
+        return next(iter(found.values())) if len(wordings) == 1 else None
+
+    out: dict[str, ModuleFacts] = {}
+    moved: set[tuple[str, int]] = set()
+    for module, facts in modules.items():
+        sites: list[RaiseSite] = []
+        for skip in facts.skipped:
+            call = skip.helper
+            found = helper_of(module, call.name) if call and skip.exception else None
+            if call is None or found is None:
+                continue
+            template = _worded(found, call)
+            sites.append(
+                RaiseSite(
+                    skip.file, skip.line, skip.function, skip.exception, template, skip.condition
+                )
+            )
+            moved.add((skip.file, skip.line))
+        out[module] = replace(facts, sites=(*facts.sites, *sites)) if sites else facts
+    return out, [s for s in skipped if (s.file, s.line) not in moved]
+
+
+def _worded(helper: MessageHelper, call: HelperCall) -> str:
+    """The helper's template for one call: the parameters it leaves out that have a literal
+    default read as that text."""
+    if call.unpacked:
+        return helper.template
+    passed = {*helper.parameters[: min(call.positional, helper.positional)], *call.keywords}
+    left_out = {name: text for name, text in helper.defaults if name not in passed}
+    if not left_out:
+        return helper.template
+    pieces = [
+        Lit(left_out[p.name]) if isinstance(p, Hole) and p.name in left_out else p
+        for p in parse_template(helper.template)
+    ]
+    return render(pieces)
 
 
 def _site_key(site: RaiseSite) -> tuple[str, int]:

@@ -15,7 +15,8 @@ Guard = tuple[ast.expr, bool]  # (test, negated)
 
 
 def raise_guards(tree: ast.Module, calls: frozenset[int] = frozenset()) -> dict[int, str]:
-    """id(raise node) -> its condition ("" when nothing guards it); also for the calls whose
+    """id(raise node) -> its condition ("" when nothing guards it), and likewise for `assert`
+    statements (their failing test included); also for the calls whose
     ids are in `calls` when each is a statement of its own (`warnings.warn(...)`: `warns.py`)."""
     out: dict[int, str] = {}
     todo: list[tuple[list[ast.stmt], tuple[Guard, ...]]] = [(tree.body, ())]
@@ -24,6 +25,11 @@ def raise_guards(tree: ast.Module, calls: frozenset[int] = frozenset()) -> dict[
         for node in body:
             if isinstance(node, ast.Raise):
                 out[id(node)] = condition_text(guards)
+            elif isinstance(node, ast.Assert):
+                # It raises when its test fails: the test, negated, is one more guard (none for
+                # `assert False, msg`).
+                failing = isinstance(node.test, ast.Constant) and not node.test.value
+                out[id(node)] = condition_text(guards if failing else (*guards, (node.test, True)))
             elif isinstance(node, ast.Expr) and id(node.value) in calls:
                 out[id(node.value)] = condition_text(guards)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

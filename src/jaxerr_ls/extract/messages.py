@@ -189,6 +189,12 @@ def _call(node: ast.Call, lookup: Lookup, depth: int) -> list[Piece] | Skip:
     if isinstance(func, ast.Attribute) and func.attr == "format":
         return _format(node, func.value, lookup, depth)
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if isinstance(func, ast.Name) and depth < _MAX_LOOKUPS:
+        # `msg = "Output {}.".format` then `raise TypeError(msg(...))` (jax.grad's scalar check
+        # of 0.1-0.4): the bound method is the literal's `.format`.
+        bound = lookup(func.id)
+        if isinstance(bound, ast.Attribute) and bound.attr == "format":
+            return _format(node, bound.value, lookup, depth + 1, inline=True)
     if name == "dedent" and len(node.args) == 1:
         # textwrap.dedent only moves leading whitespace, so it commutes with placeholders.
         inner = _pieces(node.args[0], lookup, depth)
@@ -198,7 +204,11 @@ def _call(node: ast.Call, lookup: Lookup, depth: int) -> list[Piece] | Skip:
     return Skip("message built by a function call")
 
 
-def _format(node: ast.Call, base: ast.expr, lookup: Lookup, depth: int) -> list[Piece] | Skip:
+def _format(
+    node: ast.Call, base: ast.expr, lookup: Lookup, depth: int, inline: bool = False
+) -> list[Piece] | Skip:
+    """`inline`: an argument that is itself literal-style (a literal, an f-string, a formatted
+    literal) is worded into the template (`msg(f"had shape: {s}")` -> "Output had shape: {s}.")."""
     text = _literal_text(base, lookup, depth)
     if isinstance(text, Skip):
         return text
@@ -227,6 +237,11 @@ def _format(node: ast.Call, base: ast.expr, lookup: Lookup, depth: int) -> list[
             value = node.args[index] if usable else None
         else:
             value = keywords.get(head)
+        if inline and not rest and value is not None:
+            worded = _pieces(value, lookup, depth)
+            if not isinstance(worded, Skip):
+                pieces.extend(worded)
+                continue
         name = placeholder_name(value) if value is not None else head
         pieces.append(Hole((name + rest).replace("{", "(").replace("}", ")")))
     return pieces

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import pickle
 import sys
@@ -94,7 +95,16 @@ def build_older(
                 wording["exception"] = key[0]
             wordings = join["wordings"]
             assert isinstance(wordings, list)
-            same = next((w for w in wordings if w["message"] == key[1]), None)
+            # One wording per (class, message): the same words raised under two classes
+            # (`raise StoreException("Store occupied")`, an `assert` of 0.1.x) stay two.
+            same = next(
+                (
+                    w
+                    for w in wordings
+                    if w["message"] == key[1] and w.get("exception") == wording.get("exception")
+                ),
+                None,
+            )
             if same is None:
                 wordings.append(wording)
             else:
@@ -171,6 +181,15 @@ def render_older(document: dict[str, object]) -> bytes:
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 
+def reading_key() -> str:
+    """What a kept reading depends on: the extractor's own sources (`extract/*.py`), so a
+    reading made by another extractor is never reused."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from jaxerr_ls.extract import extract
     from jaxerr_ls.extract.source import SourceError
@@ -182,7 +201,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--targets", type=Path, default=None, help="write public name targets")
-    parser.add_argument("--cache", type=Path, default=None, help="keep each release's reading")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep each release's reading (keyed by the extractor's sources: `reading_key`)",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     started = time.perf_counter()
     index = json.loads(gzip.decompress(args.index.read_bytes()))
@@ -190,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets: dict[str, dict[str, str]] = {}
     try:
         for path in [*args.sources, args.boundary]:
-            kept = args.cache / f"{path.name}.pickle" if args.cache else None
+            kept = args.cache / f"{path.name}.{reading_key()}.pickle" if args.cache else None
             if kept is not None and kept.is_file():
                 release, targets[release.version] = pickle.loads(kept.read_bytes())
                 releases.append(release)

@@ -23,6 +23,31 @@ class RaiseSite:
 
 
 @dataclass(frozen=True)
+class HelperCall:
+    """A message built by calling a function (`raise TypeError(concretization_err_msg(fun))`):
+    the name called (last dotted component) and which of its parameters the call passes."""
+
+    name: str
+    positional: int  # arguments passed by position
+    keywords: tuple[str, ...]  # parameters passed by keyword
+    unpacked: bool = False  # `*args` or `**kwargs`: every parameter may be passed
+
+
+@dataclass(frozen=True)
+class MessageHelper:
+    """A module-level function whose every `return` gives one message template (its parameters
+    are placeholders): what `raise E(helper(...))` prints. `defaults`: the parameters whose
+    default is literal text (a string default, or `if p is None: p = "..."` in the body), worded
+    in where a call leaves them out."""
+
+    name: str
+    template: str
+    parameters: tuple[str, ...]  # positional ones first, in order, then keyword-only ones
+    positional: int  # how many of `parameters` can be passed by position
+    defaults: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Skipped:
     file: str
     line: int
@@ -32,6 +57,7 @@ class Skipped:
     exception: str = ""
     function: str = ""
     condition: str = ""
+    helper: HelperCall | None = None  # the message is this call's result: see `MessageHelper`
 
 
 def exception_name(node: ast.expr) -> str | None:
@@ -73,10 +99,12 @@ def site_of(
             condition,
         )
     first_skip: Skip | None = None
+    helper: HelperCall | None = None
     for candidate in candidates:
         result = template_of(candidate, lookup)
         if isinstance(result, Skip):
             first_skip = first_skip or result
+            helper = helper or helper_call(candidate)
             continue
         if not result.strip():
             # Nothing to match or show; the catalog rejects empty messages.
@@ -86,4 +114,18 @@ def site_of(
             return Skipped(file, node.lineno, "exception class computed at run time")
         return RaiseSite(file, node.lineno, function, name, result, condition)
     reason = first_skip.reason if first_skip else "no message argument"
-    return Skipped(file, node.lineno, reason, called, function, condition)
+    return Skipped(file, node.lineno, reason, called, function, condition, helper)
+
+
+def helper_call(node: ast.expr) -> HelperCall | None:
+    """`helper(a, b, key=c)` or `module.helper(...)` as a `HelperCall`; None for other forms."""
+    if not isinstance(node, ast.Call):
+        return None
+    name = exception_name(node.func)
+    if name is None or name in ("format", "dedent"):
+        return None
+    unpacked = any(isinstance(a, ast.Starred) for a in node.args) or any(
+        kw.arg is None for kw in node.keywords
+    )
+    keywords = tuple(kw.arg for kw in node.keywords if kw.arg is not None)
+    return HelperCall(name, len(node.args), keywords, unpacked)

@@ -14,8 +14,8 @@ from typing import cast
 
 from jaxerr_ls.extract.classes import ClassFacts, as_raise, chain_of, class_facts, is_super_init
 from jaxerr_ls.extract.guards import raise_guards
-from jaxerr_ls.extract.messages import Lookup
-from jaxerr_ls.extract.sites import MODULE_SCOPE, RaiseSite, Skipped, site_of
+from jaxerr_ls.extract.messages import Hole, Lit, Lookup, Skip, parse_template, template_of
+from jaxerr_ls.extract.sites import MODULE_SCOPE, MessageHelper, RaiseSite, Skipped, site_of
 from jaxerr_ls.extract.source import module_name
 from jaxerr_ls.extract.warns import (
     deprecation_table_sites,
@@ -61,6 +61,9 @@ class ModuleFacts:
     # `raise _xla_disabled_error("pad")`): the returned class and message, as a raise site
     # whose `function` is the factory. See `exception_factories` in `extract/__init__.py`.
     factories: tuple[RaiseSite, ...] = ()
+    # Functions that build and return a message (`raise TypeError(concretization_err_msg(f))`
+    # in JAX 0.1-0.2): see `message_helpers` in `extract/__init__.py`.
+    helpers: tuple[MessageHelper, ...] = ()
 
 
 Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
@@ -148,6 +151,10 @@ class _Pass:
         self.scopes: list[_Scope] = []
         self.raises: list[tuple[ast.Raise, _Scope, Blocks]] = []
         self.returns: list[tuple[ast.Return, _Scope, Blocks]] = []  # `return SomeError(...)`
+        # Every `return` of each module-level function, for message helpers (`class_messages`).
+        self.defined: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.all_returns: dict[str, list[tuple[ast.Return, _Scope, Blocks]]] = {}
+        self.asserted: dict[int, int] = {}  # id(raise standing for an assert) -> id(assert)
         self.warns: list[tuple[ast.Call, Chain, _Scope, Blocks]] = []  # may warn: `warns.py`
         self.methods: dict[str, set[str]] = {}
         self.imports: dict[str, Import] = {}
@@ -167,9 +174,11 @@ class _Pass:
         calls = frozenset(id(call) for call, *_ in warns)
         guards = raise_guards(tree, calls) if self.raises or calls else {}
         for node, scope, blocks in self.raises:
-            lookup = _lookup(scope, node.lineno, blocks)
-            condition = guards.get(id(node), "")
+            lookup = _lookup(scope, node.lineno, blocks, self.class_messages)
+            condition = guards.get(self.asserted.get(id(node), id(node)), "")
             found = site_of(self.relative, node, scope.qualname, lookup, condition)
+            if id(node) in self.asserted and isinstance(found, RaiseSite):
+                found = _asserted(found)
             if isinstance(found, RaiseSite):
                 sites.append(found)
             else:
@@ -181,8 +190,13 @@ class _Pass:
             made = site_of(self.relative, raised, scope.qualname, lookup)
             if isinstance(made, RaiseSite) and _EXCEPTION_NAME.search(made.exception):
                 factories.append(made)
+        helpers = [
+            helper
+            for name, returns in self.all_returns.items()
+            if (helper := _message_helper(self.defined[name], returns)) is not None
+        ]
         for call, how, scope, blocks in warns:
-            lookup = _lookup(scope, call.lineno, blocks)
+            lookup = _lookup(scope, call.lineno, blocks, self.class_messages)
             condition = guards.get(id(call), "")
             site = warning_site(self.relative, call, how, scope.qualname, lookup, condition)
             warned += [site] if site else []
@@ -216,6 +230,7 @@ class _Pass:
             skipped=tuple(skipped),
             warned=tuple(warned),
             factories=tuple(factories),
+            helpers=tuple(helpers),
         )
 
     def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
@@ -239,14 +254,21 @@ class _Pass:
             return [(n, scope, blocks) for n in outer] + [(n, inner, body) for n in node.body]
         if isinstance(node, ast.Raise):
             self.raises.append((node, scope, blocks))
+        elif isinstance(node, ast.Assert) and node.msg is not None and self.class_messages:
+            # `assert test, msg` raises `AssertionError(msg)` when the test fails.
+            raised = _assert_raise(node)
+            self.asserted[id(raised)] = id(node)
+            self.raises.append((raised, scope, blocks))
         elif (
             isinstance(node, ast.Return)
-            and isinstance(node.value, ast.Call)
             and scope.kind == "function"
             and scope.parent is not None
             and scope.parent.kind == "module"
         ):
-            self.returns.append((node, scope, blocks))
+            if isinstance(node.value, ast.Call):
+                self.returns.append((node, scope, blocks))
+            if self.class_messages:
+                self.all_returns.setdefault(scope.qualname, []).append((node, scope, blocks))
         elif isinstance(node, ast.Call):
             if (
                 self.class_messages
@@ -287,6 +309,8 @@ class _Pass:
         if klass is not None:
             self.methods.setdefault(klass, set()).add(node.name)
         inner = _Scope(scope.child_qualname(node.name), "function", scope, klass=klass)
+        if scope.kind == "module":
+            self.defined[inner.qualname] = node
         args = node.args
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
             if arg is not None:
@@ -319,12 +343,119 @@ class _Pass:
         return ".".join([*base, node.module] if node.module else base)
 
 
-def _lookup(scope: _Scope, line: int, blocks: Blocks) -> Lookup:
+def _assert_raise(node: ast.Assert) -> ast.Raise:
+    assert node.msg is not None
+    call = ast.Call(ast.Name("AssertionError", ast.Load()), [node.msg], [])
+    return ast.Raise(exc=call, cause=None, lineno=node.lineno, col_offset=node.col_offset)
+
+
+# An assert's message is often a dump of the values compared (`f"{x} != {y}"`, `(a, b)`); one
+# with fewer literal characters than this (spaces aside) names no error. The catalog's matcher
+# reads no template with fewer (`catalog.templates.MIN_LITERAL`).
+_ASSERT_MIN_LITERAL = 8
+
+
+def _asserted(site: RaiseSite) -> RaiseSite | Skipped:
+    pieces = parse_template(site.template)
+    literal = "".join(p.text for p in pieces if isinstance(p, Lit))
+    if len("".join(literal.split())) >= _ASSERT_MIN_LITERAL:
+        return site
+    reason = "assert message of values, too little literal text"
+    return Skipped(site.file, site.line, reason, site.exception, site.function, site.condition)
+
+
+def _message_helper(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[tuple[ast.Return, _Scope, Blocks]]
+) -> MessageHelper | None:
+    """The function as a message helper: every `return` gives the same template (read through
+    the function's local assignments, its parameters left as placeholders), one with literal
+    text; None otherwise (a function returning anything else on some path is no helper)."""
+    found: set[str] = set()
+    for ret, scope, blocks in returns:
+        if ret.value is None:
+            return None
+        template = template_of(ret.value, _lookup(scope, ret.lineno, blocks))
+        if isinstance(template, Skip):
+            return None
+        found.add(template)
+    if len(found) != 1:
+        return None
+    (template,) = found
+    if not any(isinstance(p, Lit) and p.text.strip() for p in parse_template(template)):
+        return None
+    args = node.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    parameters = (*positional, *(a.arg for a in args.kwonlyargs))
+    defaulted = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
+    ]
+    defaults = tuple(
+        (name, text) for name, value in defaulted if (text := _default_text(node, name, value))
+    )
+    return MessageHelper(node.name, template, parameters, len(positional), defaults)
+
+
+def _default_text(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, value: ast.expr
+) -> str | None:
+    """A parameter's default as literal text: a string default, or a `None` default that the
+    body's first-level `if name is None: name = "..."` replaces (JAX 0.1.60's
+    `concretization_err_msg(fun, context=None)`)."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return value.value
+    if not (isinstance(value, ast.Constant) and value.value is None):
+        return None
+    for statement in node.body:
+        if not (
+            isinstance(statement, ast.If)
+            and not statement.orelse
+            and len(statement.body) == 1
+            and isinstance(statement.test, ast.Compare)
+            and isinstance(statement.test.left, ast.Name)
+            and statement.test.left.id == name
+            and len(statement.test.ops) == 1
+            and isinstance(statement.test.ops[0], ast.Is)
+            and isinstance(statement.test.comparators[0], ast.Constant)
+            and statement.test.comparators[0].value is None
+        ):
+            continue
+        (assigned,) = statement.body
+        if (
+            isinstance(assigned, ast.Assign)
+            and len(assigned.targets) == 1
+            and isinstance(assigned.targets[0], ast.Name)
+            and assigned.targets[0].id == name
+        ):
+            return _plain_text(template_of(assigned.value))
+    return None
+
+
+def _plain_text(template: str | Skip) -> str | None:
+    """A template's text when it has no placeholders."""
+    if isinstance(template, Skip):
+        return None
+    pieces = parse_template(template)
+    if any(isinstance(p, Hole) for p in pieces):
+        return None
+    return "".join(p.text for p in pieces if isinstance(p, Lit))
+
+
+def _lookup(scope: _Scope, line: int, blocks: Blocks, bound_format: bool = True) -> Lookup:
     """`msg` -> the value of the `msg = ...` a raise sees, when that is unambiguous: in the
     raise's own scope, the nearest binding before it, a plain assignment in a block enclosing
-    the raise (not a sibling branch); in enclosing functions or the module, the only binding."""
+    the raise (not a sibling branch); in enclosing functions or the module, the only binding.
+    `bound_format`: also a literal's bound `.format` (`msg = "...".format`, then `msg(...)`),
+    read for the older releases only so far (the main index was made without it; read with
+    it, JAX 0.10.2 gains four templates, jax.grad's scalar-output check among them)."""
 
     def lookup(name: str) -> ast.expr | None:
+        value = find(name)
+        if not bound_format and isinstance(value, ast.Attribute) and value.attr == "format":
+            return None
+        return value
+
+    def find(name: str) -> ast.expr | None:
         current: _Scope | None = scope
         innermost = True
         while current is not None:

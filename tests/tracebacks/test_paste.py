@@ -202,3 +202,15 @@ def test_pytest_short_summary_lines_are_whole(matcher: Matcher) -> None:
     assert found.traceback.exception == "jax.errors.TracerBoolConversionError"
     assert found.traceback.message == "Attempted boolean conv..."
     assert entry(found) == "tracer-bool-conversion"
+
+
+def test_a_logged_error_is_read_from_its_log_line(matcher: Matcher) -> None:
+    """A program that logs an error and goes on (`captured/logged_program.py`, Python's default
+    logging format, output captured): the logged line's text is the message (its class not
+    printed), read once the whole text as a message named nothing."""
+    text = (CAPTURED / "logged_program.out.txt").read_text(encoding="utf-8")
+    assert parse_paste(text)[0].message.startswith("Testing dtype")  # the whole text, first
+    [found] = explain(text, matcher)
+    assert found.traceback.exception == ""
+    assert found.traceback.message.startswith("lax.select requires arguments to have the same")
+    assert entry(found) == "lax-dtype-mismatch"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import sys
 from pathlib import Path
 
 from jaxerr_ls.catalog.loglines import (
@@ -204,7 +205,13 @@ def generated_site(raw: dict[str, object], sources: list[dict[str, str]]) -> Sit
     repo = source.get("repo", "")
     where = f"{repo}@{commit}" if repo and commit else source.get("name", "xla")
     function = raw.get("function")
-    return Site(file=file, line=line, function=str(function or "<file scope>"), jax=where)
+    # One string per file, function and source for the ~40,000 sites (the server keeps them).
+    return Site(
+        file=sys.intern(file),
+        line=line,
+        function=sys.intern(str(function or "<file scope>")),
+        jax=sys.intern(where),
+    )
 
 
 def read_generated(path: Path) -> tuple[list[object], list[dict[str, str]], str]:

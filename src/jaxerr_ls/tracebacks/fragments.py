@@ -226,3 +226,34 @@ def message_fragment(lines: list[str]) -> Traceback | None:
     if not text or len(text) > MAX_FRAGMENT:
         return None
     return Traceback("", text)
+
+
+# Python's logging at its default format (`ERROR:absl:text`, `ERROR:root:text`), JAX's logger
+# (`ERROR:2025-05-09 17:39:42,537:jax._src.callback:102: text`) and a program's own `ERROR: text`.
+_LOGGED = re.compile(
+    r"^(?:ERROR|CRITICAL|FATAL|WARNING)"
+    r"(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*:\s*(?P<msg>\S.*)$"
+)
+# More logged lines than this are a log, not a paste of an error: its first ones are read.
+_MAX_LOGGED = 12
+
+
+def logged_messages(lines: list[str]) -> list[Traceback]:
+    """Each message a log line at error or warning level carries, with the lines that continue
+    it (up to a blank line, a traceback or the next logged line), as a message without its
+    class: a program or logger printing `str(error)` (diffusers#2155 printed `ERROR: lax.select
+    requires ...`)."""
+    found: list[Traceback] = []
+    for index, line in enumerate(lines):
+        logged = _LOGGED.match(line.strip())
+        if logged is None:
+            continue
+        message = [logged["msg"]]
+        for after in lines[index + 1 :]:
+            if not after.strip() or _LOGGED.match(after.strip()) or after.startswith("Traceback"):
+                break
+            message.append(after.strip())
+        found.append(Traceback("", "\n".join(message)))
+        if len(found) == _MAX_LOGGED:
+            break
+    return found

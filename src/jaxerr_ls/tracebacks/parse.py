@@ -92,6 +92,8 @@ def paste_readings(text: str) -> list[Traceback]:
         # Text before the exception line: a message that quotes an inner error ("The error
         # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
         readings.reverse()
+    # Then what each logged line says, when neither of those names an entry.
+    readings.extend(fragments.logged_messages(lines))
     return [clean(reading) for reading in readings if reading is not None]
 
 

@@ -7,11 +7,12 @@ import argparse
 import gc
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from jaxerr_ls.extract.apis import (
     MAX_HOPS,
@@ -34,6 +35,8 @@ from jaxerr_ls.extract.releases import Change, Release, merge_releases, render_r
 from jaxerr_ls.extract.sites import HelperCall, MessageHelper, RaiseSite, Skipped
 from jaxerr_ls.extract.source import Source, SourceError, read_source
 from jaxerr_ls.extract.walk import ModuleFacts, analyse
+
+_Defined = TypeVar("_Defined")
 
 __all__ = ["Extraction", "extract", "extract_source", "main"]
 
@@ -158,6 +161,18 @@ _NOT_CALLED = frozenset(
 )
 
 
+def _defined_for(
+    found: Mapping[str, _Defined] | None, module: str, wording: Callable[[_Defined], Hashable]
+) -> _Defined | None:
+    """The definition of a name a raise in `module` calls: the module's own, else the one
+    wording every module defining the name agrees on (None when they differ)."""
+    if not found:
+        return None
+    if module in found:
+        return found[module]
+    return next(iter(found.values())) if len({wording(d) for d in found.values()}) == 1 else None
+
+
 def exception_factories(
     modules: Mapping[str, ModuleFacts], skipped: Sequence[Skipped]
 ) -> tuple[dict[str, ModuleFacts], list[Skipped]]:
@@ -173,13 +188,7 @@ def exception_factories(
             by_name.setdefault(made.function, {})[module] = made
 
     def factory(module: str, name: str) -> RaiseSite | None:
-        found = by_name.get(name)
-        if not found:
-            return None
-        if module in found:
-            return found[module]
-        wordings = {(m.exception, m.template) for m in found.values()}
-        return next(iter(found.values())) if len(wordings) == 1 else None
+        return _defined_for(by_name.get(name), module, lambda m: (m.exception, m.template))
 
     def rebuilt(module: str, site: RaiseSite | Skipped) -> RaiseSite | None:
         made = factory(module, site.exception)
@@ -223,13 +232,7 @@ def message_helpers(
             by_name.setdefault(helper.name, {})[module] = helper
 
     def helper_of(module: str, name: str) -> MessageHelper | None:
-        found = by_name.get(name)
-        if not found:
-            return None
-        if module in found:
-            return found[module]
-        wordings = {(h.template, h.defaults) for h in found.values()}
-        return next(iter(found.values())) if len(wordings) == 1 else None
+        return _defined_for(by_name.get(name), module, lambda h: (h.template, h.defaults))
 
     out: dict[str, ModuleFacts] = {}
     moved: set[tuple[str, int]] = set()

@@ -352,3 +352,14 @@ def test_look_alikes_stay_away(exception: str, message: str, matcher: Matcher) -
         message,
         found and found.entry.id,
     )
+
+
+def test_the_explanation_states_what_the_message_named(matcher: Matcher) -> None:
+    """An entry's prose names its fields (`{module}.so`, `{symbol}`); explained, it says the
+    values this paste printed, the catalog page keeps the names."""
+    text = next(t for u, t, _ in PASTES if u == "https://github.com/jax-ml/jax/issues/11729")
+    [explained] = explain_text(text, matcher)
+    assert explained.match is not None
+    meaning = explained.match.entry.meaning
+    assert "`xla_extension.so`" in meaning and "`cublasGetStatusString`" in meaning
+    assert "{symbol}" in CATALOG.get("jaxlib-undefined-symbol").meaning  # type: ignore[union-attr]

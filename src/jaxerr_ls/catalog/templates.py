@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry, Wording
@@ -76,6 +76,35 @@ class Match:
     cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
     # The message's beginning was left out (`... got Ellipsis.`): found by its end.
     cut_start: bool = False
+
+
+# `{name}` in an entry's prose, not the escaped `{{`: a value read from the message goes there.
+_PROSE_FIELD = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+# A value longer than this is shortened in prose (the whole of it is in "From the message").
+_PROSE_VALUE = 60
+
+
+def with_fields(match: Match) -> Match:
+    """The match with its entry's meaning and solutions stating the values read from the
+    message (opened `{module}.so` -> opened `xla_extension.so`); a field not read
+    stays named."""
+    if not match.fields:
+        return match
+    entry = match.entry
+
+    def fill(text: str) -> str:
+        def value(found: re.Match[str]) -> str:
+            read = " ".join(match.fields.get(found[1], "").split())
+            if not read:
+                return found[0]
+            return read if len(read) <= _PROSE_VALUE else read[: _PROSE_VALUE - 1] + "…"
+
+        return _PROSE_FIELD.sub(value, text)
+
+    filled = replace(
+        entry, meaning=fill(entry.meaning), solutions=tuple(fill(s) for s in entry.solutions)
+    )
+    return replace(match, entry=filled)
 
 
 def norm(text: str) -> str:

@@ -76,10 +76,16 @@ def explain_traceback(
     )
     return Explanation(
         traceback=traceback,
-        match=match_traceback(traceback, matcher, jax_version),
+        match=_filled(match_traceback(traceback, matcher, jax_version)),
         location=locate(traceback, workspace, reader),
         causes=causes,
     )
+
+
+def _filled(match: Match | None) -> Match | None:
+    from jaxerr_ls.catalog.templates import with_fields
+
+    return with_fields(match) if match is not None else None
 
 
 def match_traceback(

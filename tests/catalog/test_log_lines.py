@@ -115,3 +115,15 @@ def test_a_2021_cufft_log_line_reaches_its_generated_entry(matcher: Matcher) -> 
     found = matcher.match("", line + "failed to make cuFFT batched plan:5")
     assert found is not None and found.entry.title.startswith("ERROR log: failed to make cuFFT")
     assert any(site.jax.startswith("tensorflow/tensorflow@") for site in found.entry.raised_at)
+
+
+def test_an_error_line_outranks_a_warning_before_it(matcher: Matcher) -> None:
+    """jax-triton#336 pasted XLA's warning that the driver is older than ptxas, then the error
+    line of the ptxas run that failed: the error line's entry is the explanation. Where the error
+    line only has a generated entry, the warning's curated one still explains the log (jax#16546:
+    `W ... ptxas too old`, then `E ... Failed to get PTX kernel`)."""
+    [explained] = explain_text(paste_text("700"), matcher)
+    assert explained.match is not None
+    assert explained.match.entry.id == "ptxas-compilation-failed"
+    [explained] = explain_text(paste_text("408"), matcher)
+    assert explained.match is not None and explained.match.entry.id == "ptxas-too-old"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import weakref
 
+from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry
@@ -23,6 +24,8 @@ FUZZY_MARGIN = 4
 MIN_PARAGRAPH = 60
 # Where a message typed in a comment starts: after `#` and a short label (`#error:`).
 _LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
+# How far into a paste its log lines are read for their severity.
+MAX_LOG_TEXT = 200_000
 # Per matcher: (first line of each template without placeholders, its entry).
 _CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
 
@@ -32,6 +35,14 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     text = message.strip()
     if not text:
         return None
+    # A log's ERROR and FATAL lines say what failed, its warnings what was noticed on the way
+    # (a driver older than ptxas, then `E ... ptxas exited with non-zero error code`): a curated
+    # entry of an error line first. A generated one is no better than a warning's curated entry
+    # (`W ... ptxas too old` says why `E ... Failed to get PTX kernel` followed).
+    for line in _severe_log_lines(text):
+        found = _unambiguous(matcher.hits(line) or matcher.hits(line, runtime=True))
+        if found is not None and found.entry.curated:
+            return found
     # A log or console text often holds XLA's message on a later line: tried after JAX's own.
     hits = matcher.hits(text) or matcher.hits(text, runtime=True)
     if hits:
@@ -61,6 +72,21 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     )
 
 
+def _severe_log_lines(text: str) -> list[str]:
+    """The ERROR and FATAL lines of a C++ log (header and text), in order; none when the text
+    has no warning or note to tell them from."""
+    severities: list[str] = []
+    severe: list[str] = []
+    for found in LOG_HEADER.finditer(text, 0, MAX_LOG_TEXT):
+        end = text.find("\n", found.end())
+        severities.append(found["severity"] or "")
+        if found["severity"] in ("E", "F"):
+            severe.append(text[found.start() : end if end >= 0 else len(text)].strip())
+        if len(severities) == MAX_HEADERS:
+            break
+    return severe if {"W", "I"} & set(severities) else []
+
+
 def _paragraph(matcher: Matcher, text: str) -> Match | None:
     """A paste that starts at a later paragraph of one error's message (the lines above it
     were not copied): its opening, `MIN_PARAGRAPH` characters or more of literal text, is how
@@ -84,6 +110,8 @@ def _paragraph(matcher: Matcher, text: str) -> Match | None:
 
 
 def _unambiguous(hits: list[tuple[tuple[int, ...], Match]]) -> Match | None:
+    if not hits:
+        return None
     hits.sort(key=lambda hit: hit[0], reverse=True)
     best_key, best = hits[0]
     best_class = short_class(best.entry.exception)

@@ -25,8 +25,9 @@ from typing import Any
 from jaxerr_ls.catalog.model import Catalog
 from jaxerr_ls.version import __version__
 
-FORMAT = 6  # 2: Entry.min_jax; 3: Wording.exception and .curated; 4: equal strings shared;
-# 5: Entry.python_errors and .python_worded; 6: Entry.other_classes
+FORMAT = 7  # 2: Entry.min_jax; 3: Wording.exception and .curated; 4: equal strings shared;
+# 5: Entry.python_errors and .python_worded; 6: Entry.other_classes; 7: Entry, Site, Wording
+# with __slots__
 
 
 def default_cache_dir() -> Path | None:

@@ -22,7 +22,7 @@ LIBRARIES = {
 LIBRARY_TAGS = frozenset({"jax", "xla", *LIBRARIES})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Site:
     """One place in JAX's source that raises an error."""
 
@@ -46,7 +46,7 @@ class Site:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Wording:
     """One wording of an entry's message and the JAX releases that print it (older releases
     often word the same error differently)."""
@@ -109,7 +109,7 @@ class Example:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One error: its message template and everything we know about it."""
 

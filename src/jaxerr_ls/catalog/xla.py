@@ -16,6 +16,7 @@ import gzip
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from jaxerr_ls.catalog.loglines import (
@@ -214,6 +215,18 @@ def generated_site(raw: dict[str, object], sources: list[dict[str, str]]) -> Sit
     )
 
 
+def _newest_per_function(sites: Iterable[Site | None]) -> list[Site]:
+    """One site per file and function, the first given (the sources are newest first): the same
+    code in several snapshots of XLA, at other lines, says nothing more about the error."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[Site] = []
+    for site in sites:
+        if site is not None and (site.file, site.function) not in seen:
+            seen.add((site.file, site.function))
+            kept.append(site)
+    return kept
+
+
 def read_generated(path: Path) -> tuple[list[object], list[dict[str, str]], str]:
     """The records and sources of a file the C++ extractors write (`messages.json.gz`,
     `mlir.json.gz`), or the problem that kept it from being read."""
@@ -248,7 +261,9 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
         status = kind == "status"
         log = kind == "log"  # `code` is the severity: ERROR, WARNING, FATAL, INFO
         message = f"{code}: {text}" if status else text
-        sites = [generated_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)]
+        sites = _newest_per_function(
+            generated_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)
+        )
         meaning, solutions = advice(code) if status else ("", ())
         if log:
             meaning, solutions = SEVERITY_MEANING.get(code, ""), SEVERITY_SOLUTIONS
@@ -259,7 +274,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
                 message=message,
                 title=severity_title(code, message) if log else message.split("\n", 1)[0][:80],
                 curated=False,
-                raised_at=tuple(s for s in sites if s is not None),
+                raised_at=tuple(sites),
                 library=LIBRARY,
                 meaning=meaning,
                 solutions=solutions,

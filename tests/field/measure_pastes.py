@@ -31,6 +31,7 @@ from jaxerr_ls.catalog.templates import short_class
 from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.tracebacks import Traceback
+from jaxerr_ls.tracebacks.jax import WRAPPERS
 from jaxerr_ls.tracebacks.parse import paste_readings
 
 PASTES = Path(__file__).parent / "pastes"
@@ -71,10 +72,11 @@ class Record:
 
     @property
     def expected(self) -> tuple[str | None, str | None]:
-        """The class and message the paste shows. JAX's `UnfilteredStackTrace` prints the error
-        it carries as its message (`...UnfilteredStackTrace: jaxlib...XlaRuntimeError: INTERNAL:
-        ...`): that error is the one to explain."""
-        if self.exception and short_class(self.exception) == "UnfilteredStackTrace":
+        """The class and message the paste shows. JAX's wrappers (`UnfilteredStackTrace`,
+        `JaxStackTraceBeforeTransformation`, ...) print the error they carry as their message
+        (`...UnfilteredStackTrace: jaxlib...XlaRuntimeError: INTERNAL: ...`): that error is the
+        one to explain."""
+        if self.exception and short_class(self.exception) in WRAPPERS:
             carried = _CARRIED.match(self.message_start or "")
             if carried is not None:
                 return carried["cls"], carried["msg"]

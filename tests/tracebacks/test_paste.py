@@ -214,3 +214,14 @@ def test_a_logged_error_is_read_from_its_log_line(matcher: Matcher) -> None:
     assert found.traceback.exception == ""
     assert found.traceback.message.startswith("lax.select requires arguments to have the same")
     assert entry(found) == "lax-dtype-mismatch"
+
+
+def test_a_wrapper_header_cut_before_its_text_gives_way_to_the_error_before_it() -> None:
+    """jax#12846 pasted a notebook's `KeyError` and, after "During handling ...", the header of
+    `JaxStackTraceBeforeTransformation` whose text the paste does not hold: the `KeyError` is
+    the error read, not an empty wrapper."""
+    from tests.field.measure_pastes import paste_text
+
+    [found] = parse_paste(paste_text("487"))
+    assert found.exception == "KeyError"
+    assert found.message.startswith("('eigh', { lambda ; a:f32[1,214,4,4]. let")

@@ -84,6 +84,15 @@ def is_bare_note(traceback: Traceback) -> bool:
     )
 
 
+def without_cut_wrapper(traceback: Traceback) -> Traceback:
+    """A wrapper whose message the paste does not show (a notebook's header of
+    `JaxStackTraceBeforeTransformation`, its text cut off) says nothing of its own: the error of
+    the chain before it is the one read (jax#12846: a `KeyError`, then that header)."""
+    if is_wrapper(traceback) and not traceback.message.strip() and traceback.causes:
+        return traceback.causes[-1]
+    return traceback
+
+
 def _whole_message(traceback: Traceback) -> Traceback:
     """The re-raised exception's message cut short (an output cut at the fold, an excerpt) while
     the wrapper before it in the chain carries the same exception whole: the whole one."""

@@ -14,7 +14,13 @@ from dataclasses import replace
 from jaxerr_ls.tracebacks import fragments
 from jaxerr_ls.tracebacks.dialects import Parsed, cpython, debugger, ipython, pytest, rich
 from jaxerr_ls.tracebacks.dialects.common import separator, short_class
-from jaxerr_ls.tracebacks.jax import clean, is_bare_note, is_wrapper_line, split_jax_note
+from jaxerr_ls.tracebacks.jax import (
+    clean,
+    is_bare_note,
+    is_wrapper_line,
+    split_jax_note,
+    without_cut_wrapper,
+)
 from jaxerr_ls.tracebacks.model import Traceback
 from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
@@ -54,7 +60,7 @@ def parse_tracebacks(text: str) -> list[Traceback]:
         found = parse_lines(strip_prefixes(clean_lines(text)))
     except (RecursionError, MemoryError):  # pathological nesting or size: no answer, no crash
         return []
-    return [traceback for traceback in found if not is_bare_note(traceback)]
+    return [without_cut_wrapper(tb) for tb in found if not is_bare_note(tb)]
 
 
 def parse_paste(text: str) -> list[Traceback]:

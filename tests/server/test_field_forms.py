@@ -68,3 +68,16 @@ async def test_runtime_errors_no_wording_matches_are_named_by_status(
         "xla-status-invalid-argument",
         "class",
     )
+
+
+async def test_stop_29_forms_from_the_editor(client: LanguageClient) -> None:
+    # pytest's short summary: the FAILED line is the message, its footer is not (equinox#1171)
+    [summary] = await explain(client, "635")
+    assert summary["message"].startswith("The spec of NamedSharding passed to")
+    assert "====" not in summary["message"] and summary["entry"]["identified_by"] == "message"
+    # a program's `ERROR: <text>` line, the class not printed (diffusers#2155)
+    [logged] = await explain(client, "666")
+    assert logged["entry"]["id"] == "lax-dtype-mismatch"
+    # XLA's own extension built from source (openxla/xla#14433): the undefined-symbol entry
+    [symbol] = await explain(client, "693")
+    assert symbol["entry"]["id"] == "jaxlib-undefined-symbol"

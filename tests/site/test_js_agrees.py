@@ -351,3 +351,20 @@ def test_other_classes_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None
     assert [(f[0], f[1]) for f in found] == [
         (m.entry.id, m.score) if m else (None, 0) for m in expected
     ]
+
+
+def test_field_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """Forms of the field corpus the page reads as the command line does: pytest's short
+    summary line (equinox#1171, and a cut one, awkward#1447's paste), a program's or logger's
+    `ERROR: text` line (diffusers#2155, jax#15788)."""
+    from tests.field.measure_pastes import paste_text
+
+    names = ("635", "158", "666", "562")
+    texts = [paste_text(name) for name in names]
+    expected = []
+    for text in texts:
+        [explained] = explain_text(text, matcher)
+        assert explained.match is not None
+        expected.append(explained.match.entry.id)
+    found = run_node(matcher, [["text", text] for text in texts], tmp_path)
+    assert [got[0] for got in found] == expected

@@ -392,6 +392,8 @@
       "|[IWEF]\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d+ +\\d+ \\S+:\\d+\\] )"
   );
   var E_LINE = /^E((?: .*)?)$/;
+  var SUMMARY = /^\s*(?:FAILED|ERROR) \S+ - (.*)$/;
+  var LOGGED = /^(?:ERROR|CRITICAL|FATAL|WARNING)(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*:\s*(\S.*)$/;
   var SECTION = /^_{3,} .+? _{3,}$/;
   var PYTEST_END = /^(?:={3,}|_{3,} .+ _{3,}$)/;
   var ONE_LINE = /^(?:[A-Za-z]:)?[^:\s][^:]*?\.py:\d+: ([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Group)): (.*)$/;
@@ -447,7 +449,9 @@
 
   function readMessage(lines, index, found) {
     var message = [(found[2] || "").replace(/^ /, "")];
-    for (var i = index + 1; i < lines.length; i++) {
+    // fragments.py: pytest's summary prints one line per test, the message that line's alone.
+    var summary = /^\s*(?:FAILED|ERROR) /.test(lines[index]);
+    for (var i = index + 1; i < lines.length && !summary; i++) {
       var line = lines[i];
       if (HEADER.test(line) || isSeparator(line) || MESSAGE_END.test(line)) break;
       message.push(line);
@@ -526,7 +530,9 @@
     }
     if (!found) {
       for (var m = 0; m < lines.length && !found; m++) {
-        var bare = exceptionLine(lines[m]);
+        // pytest's short summary: `FAILED path::test - Class: message...` (fragments.py).
+        var summary = SUMMARY.exec(lines[m]);
+        var bare = exceptionLine(summary ? summary[1] : lines[m]);
         if (bare && bare[2] !== undefined) found = readMessage(lines, m, bare);
       }
       if (!found) found = { exception: "", message: lines.join("\n").trim() };
@@ -631,6 +637,25 @@
     var match = this.match(found.exception, found.message);
     match = this.upgrade(found.exception, found.message, match);
     if (match === null) match = this.byClass(found.exception, found.message);
+    if (match === null) {
+      // fragments.py's logged_messages: what a logged error line says (`ERROR: text`,
+      // `ERROR:absl:text`), when the whole text named nothing.
+      var lines = cleanLines(text);
+      for (var i = 0, tried = 0; i < lines.length && match === null && tried < 12; i++) {
+        var logged = LOGGED.exec(lines[i].trim());
+        if (!logged) continue;
+        tried++;
+        var message = [logged[1]];
+        for (var j = i + 1; j < lines.length; j++) {
+          var after = lines[j].trim();
+          if (!after || LOGGED.test(after) || lines[j].indexOf("Traceback") === 0) break;
+          message.push(after);
+        }
+        var read = { exception: "", message: message.join("\n") };
+        match = this.match("", read.message);
+        if (match !== null) found = read;
+      }
+    }
     return { found: found, match: match };
   };
 

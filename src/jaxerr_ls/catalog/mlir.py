@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from jaxerr_ls.catalog.model import Entry
-from jaxerr_ls.catalog.xla import generated_site, read_generated
+from jaxerr_ls.catalog.xla import generated_sites, read_generated
 
 INDEX = "mlir.json.gz"
 PREFIX = "mlir-"
@@ -115,13 +115,7 @@ def load_mlir(path: Path, library: str) -> tuple[list[Entry], list[str]]:
             problems.append(f"{label}: diagnostic #{number}: needs id and message")
             continue
         assert isinstance(raw, dict)
-        sites = tuple(
-            s
-            for s in (
-                generated_site(r, sources) for r in raw.get("sites", []) if isinstance(r, dict)
-            )
-            if s
-        )
+        sites = generated_sites(raw, sources)
         meaning, solutions = advice(sites[0].file if sites else "")
         entries.append(
             Entry(

@@ -16,7 +16,6 @@ import gzip
 import json
 import re
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 from jaxerr_ls.catalog.loglines import (
@@ -215,16 +214,18 @@ def generated_site(raw: dict[str, object], sources: list[dict[str, str]]) -> Sit
     )
 
 
-def _newest_per_function(sites: Iterable[Site | None]) -> list[Site]:
-    """One site per file and function, the first given (the sources are newest first): the same
-    code in several snapshots of XLA, at other lines, says nothing more about the error."""
+def generated_sites(raw: dict[str, object], sources: list[dict[str, str]]) -> tuple[Site, ...]:
+    """A generated record's sites, one per file and function, the first given (the sources are
+    newest first): the same code in several snapshots, at other lines, says nothing more."""
     seen: set[tuple[str, str]] = set()
     kept: list[Site] = []
-    for site in sites:
+    listed = raw.get("sites")
+    for item in listed if isinstance(listed, list) else []:
+        site = generated_site(item, sources) if isinstance(item, dict) else None
         if site is not None and (site.file, site.function) not in seen:
             seen.add((site.file, site.function))
             kept.append(site)
-    return kept
+    return tuple(kept)
 
 
 def read_generated(path: Path) -> tuple[list[object], list[dict[str, str]], str]:
@@ -261,9 +262,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
         status = kind == "status"
         log = kind == "log"  # `code` is the severity: ERROR, WARNING, FATAL, INFO
         message = f"{code}: {text}" if status else text
-        sites = _newest_per_function(
-            generated_site(s, sources) for s in raw.get("sites", []) if isinstance(s, dict)
-        )
+        sites = generated_sites(raw, sources)
         meaning, solutions = advice(code) if status else ("", ())
         if log:
             meaning, solutions = SEVERITY_MEANING.get(code, ""), SEVERITY_SOLUTIONS
@@ -274,7 +273,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
                 message=message,
                 title=severity_title(code, message) if log else message.split("\n", 1)[0][:80],
                 curated=False,
-                raised_at=tuple(sites),
+                raised_at=sites,
                 library=LIBRARY,
                 meaning=meaning,
                 solutions=solutions,

@@ -230,11 +230,6 @@ NEW = {
 }
 
 
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(CATALOG)
-
-
 def _entry(text: str, matcher: Matcher) -> str | None:
     explained = explain_text(text, matcher)
     assert explained, f"nothing read in {text!r}"

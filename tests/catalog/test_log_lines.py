@@ -10,16 +10,9 @@ import json
 import subprocess
 import sys
 
-import pytest
-
-from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.explain import explain_text
 from tests.field.measure_pastes import paste_text
-
-
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(load_catalog())
 
 
 def _explain_json(text: str) -> list[dict[str, object]]:

@@ -14,11 +14,6 @@ PASTES = load_pastes("xla_pastes.toml")
 CATALOG = load_catalog()
 
 
-@pytest.fixture(scope="module")
-def matcher() -> Matcher:
-    return Matcher(CATALOG)
-
-
 @pytest.mark.parametrize("paste", PASTES, ids=paste_id)
 def test_paste_reaches_its_entry(paste: dict[str, Any], matcher: Matcher) -> None:
     reached_entry(paste, matcher)

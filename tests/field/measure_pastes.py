@@ -46,6 +46,7 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # Printed classes an entry's class stands for: jaxlib raised XLA's statuses as RuntimeError
 # before XlaRuntimeError (a RuntimeError subclass) existed, with the same text.
 _PRINTED_AS = {"RuntimeError": frozenset({"XlaRuntimeError"})}
+_QUOTE_MARKS = re.compile(r"^(?:> ?)+")
 _SPACE = re.compile(r"\s+")
 _CARRIED = re.compile(r"(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>.*)", re.S)
 _GENERIC = frozenset(
@@ -166,7 +167,9 @@ def _cls(name: str) -> str:
 
 
 def _flat(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`:
+    the thread's, not the program's; an index may have kept them in `message_start`)."""
+    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", text).strip())
 
 
 def paste_text(number: str, directory: Path = PASTES) -> str:

@@ -88,15 +88,15 @@ def _severe_log_lines(text: str) -> list[str]:
 
 
 def _paragraph(matcher: Matcher, text: str) -> Match | None:
-    """A paste that starts at a later paragraph of one error's message (the lines above it
-    were not copied): its opening, `MIN_PARAGRAPH` characters or more of literal text, is how
-    that paragraph of exactly one entry's template begins."""
+    """A paste that starts at a later line of one error's message (the lines above it were not
+    copied): its opening, `MIN_PARAGRAPH` characters or more of literal text, is how that line
+    of exactly one entry's template begins."""
     head = " ".join(text.split())
     if len(head) < MIN_PARAGRAPH:
         return None
     found: dict[str, Entry] = {}
     for template in matcher.templates:
-        for paragraph in template.message.split("\n\n")[1:]:
+        for paragraph in template.message.split("\n")[1:]:
             literal = " ".join(_PLACEHOLDER.split(paragraph, 1)[0].split())
             if len(literal) < MIN_PARAGRAPH:
                 continue

@@ -175,7 +175,7 @@ def _assert_turned_raise(sites: list[_Site], source: str) -> Match | None:
 
 # The first string literal of a `raise Cls('...')` line (closed on that line).
 _LITERAL = re.compile(
-    r"""\braise\s+[\w.]+\(\s*[rbuf]{0,2}(?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)"""
+    r"""\braise\s+(?P<cls>[\w.]+)\(\s*[rbuf]{0,2}(?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)"""
 )
 # A cut message shorter than this says too little to be completed from the source.
 MIN_CUT = 12
@@ -199,11 +199,26 @@ def message_at_raise(frames: tuple[Frame, ...], message: str) -> str | None:
     return whole
 
 
+def message_stated_at_raise(exception: str, frames: tuple[Frame, ...]) -> str | None:
+    """The message of a paste that stops before it, when its last frame's line raises the
+    printed class with a literal (`--> 305 raise ValueError("No arrays to thread error on
+    to.")`). The frame may be any file's (a notebook's elided frames put the library's line
+    under a cell): the literal must be an entry's whole message to count."""
+    found = _LITERAL.search(frames[-1].source) if frames else None
+    if found is None or not frames[-1].source.startswith("raise"):
+        return None
+    return found["text"] if short_class(found["cls"]) == short_class(exception) else None
+
+
 def match_cut_message(
     matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
 ) -> Match | None:
-    """A message cut short, matched as the raising line states it (`message_at_raise`)."""
-    whole = message_at_raise(frames, message)
+    """A message cut short, or not copied at all, matched as the raising line states it
+    (`message_at_raise`, `message_stated_at_raise`)."""
+    if message.strip():
+        whole = message_at_raise(frames, message)
+    else:
+        whole = message_stated_at_raise(exception, frames)
     if whole is None:
         return None
     found = matcher.match(exception, whole)

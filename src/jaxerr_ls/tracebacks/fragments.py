@@ -28,8 +28,10 @@ from jaxerr_ls.tracebacks.model import Frame, Traceback
 # (`jax._src.export.shape_poly.InconclusiveDimensionOperation: ...`), but not JAX's notes that
 # head the real error (`jax.errors.SimplifiedTraceback: For simplicity, ...`).
 _EXCEPTION = re.compile(
-    r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*)?"
-    r"(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration)"
+    r"(?<![\w.])(?P<cls>(?:[A-Za-z_]\w*\.(?:<locals>\.)?)*(?:[A-Za-z_]\w*)?"
+    r"(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration"
+    # JAX's classes whose names end in none of those words.
+    r"|InconclusiveDimensionOperation|UnexpectedDimVar)"
     r"|(?:jax|jaxlib|flax|equinox|optax|orbax|chex|haiku)(?:\.[a-z_]\w*)+\."
     r"(?!(?:Simplified|Unfiltered|Filtered)(?:Traceback|StackTrace)\b)[A-Z][A-Za-z]+)"
     r"(?::(?P<msg>.*))?$"

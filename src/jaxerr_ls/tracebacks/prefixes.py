@@ -27,15 +27,20 @@ _PATTERNS = (
     ),
 )
 _ANY = re.compile("|".join(f"(?P<p{n}>{p.pattern[1:]})" for n, p in enumerate(_PATTERNS)))
-# Quoting (e-mail, markdown `>`); only stripped when the quoted block holds a traceback header.
+# Quoting (e-mail, markdown `>`); only stripped when the quoted block holds a traceback header,
+# or when every line is quoted (a message quoted in a reply).
 _QUOTE = re.compile(r"^> ?")
+_QUOTED_LINE = re.compile(r"^>(?: |$)")
+_MAX_QUOTE_DEPTH = 4
 _QUOTED_HEADER = re.compile(r"^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()")
 
 
 def strip_prefixes(lines: list[str]) -> list[str]:
     """Lines with per-line prefixes removed where they run over several lines."""
     lines = _strip_backticks(lines)
-    if any(_QUOTED_HEADER.match(line) for line in lines):
+    for _ in range(_MAX_QUOTE_DEPTH):  # a reply quoting a reply: `> > Traceback ...`
+        if not (any(_QUOTED_HEADER.match(line) for line in lines) or _all_quoted(lines)):
+            break
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
     # One combined pass finds which shapes occur at all; most texts have none.
     seen = {found.lastgroup for line in lines if (found := _ANY.match(line)) and found.lastgroup}
@@ -43,6 +48,11 @@ def strip_prefixes(lines: list[str]) -> list[str]:
         if f"p{position}" in seen:
             lines = _strip_runs(lines, pattern)
     return lines
+
+
+def _all_quoted(lines: list[str]) -> bool:
+    filled = [line for line in lines if line.strip()]
+    return bool(filled) and all(_QUOTED_LINE.match(line) for line in filled)
 
 
 def _strip_runs(lines: list[str], pattern: re.Pattern[str]) -> list[str]:

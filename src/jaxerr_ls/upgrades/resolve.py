@@ -33,11 +33,12 @@ UPGRADE_ENTRIES = frozenset(
 # JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
 _ROOTS = "(?:jax|flax|optax|equinox|chex)"
 _NO_ATTRIBUTE = re.compile(
-    rf"module '(?P<module>{_ROOTS}(?:\.\w+)*)' has no attribute '(?P<name>\w+)'"
+    # A paste may have wrapped the line at any space.
+    rf"module\s+'(?P<module>{_ROOTS}(?:\.\w+)*)'\s+has\s+no\s+attribute\s+'(?P<name>\w+)'"
 )
 _NO_MODULE = re.compile(rf"No module named '(?P<module>{_ROOTS}(?:\.\w+)+)'")
 _CANNOT_IMPORT = re.compile(
-    rf"cannot import name '(?P<name>\w+)' from '(?P<module>{_ROOTS}(?:\.\w+)*)'"
+    rf"cannot\s+import\s+name\s+'(?P<name>\w+)'\s+from\s+'(?P<module>{_ROOTS}(?:\.\w+)*)'"
 )
 # A library's changed API, said after the name's own facts (the JAX entries' general text is
 # about JAX's deprecation policy and `jaxerr-ls check`, which reads JAX's names only).

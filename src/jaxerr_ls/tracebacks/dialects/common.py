@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
-# `jax.errors.TracerBoolConversionError: message`, `KeyboardInterrupt`; dotted names allowed.
-EXCEPTION = re.compile(r"^(?P<cls>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?P<msg>.*))?$")
+# `jax.errors.TracerBoolConversionError: message`, `KeyboardInterrupt`; dotted names allowed,
+# and a class defined in a function (`jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError`).
+EXCEPTION = re.compile(
+    r"^(?P<cls>[A-Za-z_]\w*(?:\.(?:<locals>\.)?[A-Za-z_]\w*)*)(?::(?P<msg>.*))?$"
+)
 SEPARATORS = {
     "The above exception was the direct cause of the following exception:": "cause",
     "During handling of the above exception, another exception occurred:": "context",

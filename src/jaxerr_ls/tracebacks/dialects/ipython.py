@@ -18,6 +18,8 @@ HEADER = re.compile(
 CELL = re.compile(r"^(?P<path>Cell In ?\[\d+\]), line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$")
 INPUT = re.compile(r"^(?P<path>Input In ?\[\d+\]), in (?P<func>.*\S)\s*$")
 FILE = re.compile(r"^File (?P<path>\S.*?):(?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$")
+# VS Code's notebooks of 2023: `________ Cell 4 line 9` (a rule of underscores, then the cell).
+VSCODE_CELL = re.compile(r"^_{10,} (?P<path>Cell \d+) line (?P<line>\d+)\s*$")
 # IPython <= 7: `<ipython-input-3-5f2b> in <module>`, `/path/x.py in f(x)`; line from the arrow.
 CLASSIC = re.compile(r"^(?P<path>\S[^\s]*(?:\.py|>)|<[^>]+>|\S+\.pyx?) in (?P<func>\S.*)$")
 ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)(?: (?P<source>.*))?$")
@@ -108,10 +110,11 @@ def parse(lines: list[str], index: int) -> Parsed | None:
 
 
 def _frame(line: str) -> Frame | None:
-    for pattern in (CELL, FILE):
+    for pattern in (CELL, FILE, VSCODE_CELL):
         found = pattern.match(line)
         if found:
-            return Frame(found.group("path"), int(found.group("line")), _func(found.group("func")))
+            func = found.groupdict().get("func")
+            return Frame(found.group("path"), int(found.group("line")), _func(func))
     found = INPUT.match(line) or CLASSIC.match(line)
     if found:
         return Frame(found.group("path"), 0, _func(found.group("func")))

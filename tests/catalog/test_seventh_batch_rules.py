@@ -1,0 +1,82 @@
+"""Rules the seventh field batch asked for once it joined the tuned corpus, each on the public
+paste that showed the need (`tests/field/pastes/`, verbatim, URLs in its index.json)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxerr_ls.catalog import Matcher
+from jaxerr_ls.catalog.sites import message_stated_at_raise
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.tracebacks import parse_paste
+from jaxerr_ls.tracebacks.model import Frame
+from tests.field.measure_pastes import paste_text
+
+
+def test_a_message_quoted_in_a_reply_is_read_without_the_quote(matcher: Matcher) -> None:
+    """jax#5319: `> The functions being transformed should not save ...`, the second line of
+    the leaked-tracer message, quoted in a reply."""
+    [found] = explain_text(paste_text("775"), matcher)
+    assert not found.traceback.message.startswith(">")
+    assert found.match is not None and found.match.entry.id == "unexpected-tracer-leak"
+
+
+@pytest.mark.parametrize("number", ["829", "796", "778"])
+def test_a_reply_quoting_a_reply_reads_as_the_paste(number: str) -> None:
+    """Every line quoted twice (`> > `), as a reply to a reply shows a paste: read as the paste."""
+    text = paste_text(number)
+    quoted = "\n".join(f"> > {line}" if line.strip() else line for line in text.split("\n"))
+    assert [(t.exception, t.message) for t in parse_paste(quoted)] == [
+        (t.exception, t.message) for t in parse_paste(text)
+    ]
+
+
+def test_a_class_defined_in_a_function_is_an_exception_line() -> None:
+    """jax#23884: `jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError: Verification
+    failed:`, the chain cut after it."""
+    [traceback] = parse_paste(paste_text("829"))
+    assert traceback.exception == "jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError"
+    assert traceback.message.startswith("Verification failed:\nerror: ")
+    assert traceback.frames[-1].function == "lower_jaxpr_to_func"
+
+
+@pytest.mark.parametrize("number", ["772", "773"])
+def test_a_jax_class_printed_without_its_module(number: str, matcher: Matcher) -> None:
+    """jax#24730, jax#36766: `InconclusiveDimensionOperation: Symbolic dimension ...` (a class
+    whose name ends in no `Error`) with no traceback around it."""
+    found = explain_text(paste_text(number), matcher)[0]
+    assert found.traceback.exception == "InconclusiveDimensionOperation"
+    assert found.match is not None
+    assert found.match.entry.exception.endswith("InconclusiveDimensionOperation")
+
+
+def test_a_name_wrapped_onto_its_own_line_is_resolved(matcher: Matcher) -> None:
+    """jax#24478: `module 'jax.interpreters.ad' has no attribute\\n'recast_to_float0'`: the API
+    history still says the name was removed."""
+    [found] = explain_text(paste_text("778"), matcher)
+    assert found.match is not None and found.match.entry.id == "removed-api"
+    assert found.match.fields["name"] == "jax.interpreters.ad.recast_to_float0"
+
+
+def test_a_vscode_notebook_cut_before_its_message_reads_the_raising_line(
+    matcher: Matcher,
+) -> None:
+    """optimistix#37: VS Code's `____ Cell 4 line 9` frames, the library's frames elided, the
+    paste stopping after `--> 305 raise ValueError("No arrays to thread error on to.")`."""
+    [found] = explain_text(paste_text("796"), matcher)
+    assert found.traceback.exception == "ValueError"
+    assert found.traceback.message == ""
+    assert [f.path for f in found.traceback.frames] == ["Cell 4", "Cell 4", "Cell 4"]
+    assert found.match is not None and found.match.by == "raise_site"
+    assert found.match.entry.library == "equinox"
+    assert found.match.entry.message == "No arrays to thread error on to."
+
+
+def test_a_raising_line_of_another_class_or_without_a_literal_says_nothing() -> None:
+    line = 'raise ValueError("No arrays to thread error on to.")'
+    frame = Frame("Cell 4", 2, "", line)
+    assert message_stated_at_raise("ValueError", (frame,)) == "No arrays to thread error on to."
+    assert message_stated_at_raise("TypeError", (frame,)) is None
+    assert message_stated_at_raise("ValueError", (Frame("Cell 4", 2, "", "raise err"),)) is None
+    called = Frame("Cell 4", 2, "", 'check("No arrays to thread error on to.")')
+    assert message_stated_at_raise("ValueError", (called,)) is None

@@ -80,3 +80,20 @@ def test_a_raising_line_of_another_class_or_without_a_literal_says_nothing() -> 
     assert message_stated_at_raise("ValueError", (Frame("Cell 4", 2, "", "raise err"),)) is None
     called = Frame("Cell 4", 2, "", 'check("No arrays to thread error on to.")')
     assert message_stated_at_raise("ValueError", (called,)) is None
+
+
+def test_a_paste_that_is_an_exceptions_repr(matcher: Matcher) -> None:
+    """efppo#8: `ValueError("User-provided restore item and on-disk value metadata tree structures
+    do not match:\\nalg_cfg: ...`, printed with `repr`, hard-wrapped by the terminal and cut."""
+    [found] = explain_text(paste_text("786"), matcher)
+    assert found.traceback.exception == "ValueError"
+    assert found.traceback.message.startswith(
+        "User-provided restore item and on-disk value metadata tree structures do not match:\n"
+        "alg_cfg:\n    - Source: MISSING"
+    )
+    assert found.match is not None and found.match.entry.library == "orbax"
+
+
+def test_code_that_builds_an_exception_is_no_repr() -> None:
+    [reading] = parse_paste('raise ValueError("User-provided restore item")')
+    assert reading.exception == ""

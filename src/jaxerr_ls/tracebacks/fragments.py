@@ -49,6 +49,13 @@ _PYTEST_RULE = re.compile(r"^(?:=+|_+) .* (?:=+|_+)$")
 _IN_REPR = re.compile(
     r"\[(?P<cls>[A-Za-z_][\w.]*)\((?P<quote>['\"])(?P<msg>.*?)(?P=quote)\) raised in repr\(\)\]"
 )
+# A paste that is an exception's repr (`print(repr(e))`, a log's `%r`): `ValueError("...")`, its
+# message escaped on one line (a line break in it is a terminal's wrap), maybe cut before its end.
+_EXCEPTION_REPR = re.compile(
+    r"\A\s*(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception))\((?P<quote>['\"])"
+    r"(?P<msg>(?:\\.|(?!(?P=quote)).)*)(?:(?P=quote)\)\s*\Z|\Z)",
+    re.DOTALL,
+)
 # Python prints a warning as `path:line: Category: message` then `  <the source line>`.
 _WARNING_AT = re.compile(r"(?P<path>\S(?:.*\S)?):(?P<line>\d+): $")
 _SOURCE_LINE = re.compile(r"^  \S")
@@ -172,6 +179,15 @@ def repr_error(text: str) -> Traceback | None:
     if found is None:
         return None
     return Traceback(found.group("cls"), unescape(found.group("msg")))
+
+
+def exception_repr(text: str) -> Traceback | None:
+    """A paste that is one exception's repr: `ValueError("User-provided restore item ...\\n...")`
+    (efppo#8), read as its class and unescaped message."""
+    found = _EXCEPTION_REPR.match(text[:MAX_FRAGMENT])
+    if found is None:
+        return None
+    return Traceback(found["cls"], unescape(found["msg"].replace("\n", "")))
 
 
 def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:

@@ -87,7 +87,9 @@ def paste_readings(text: str) -> list[Traceback]:
         return []
     if found:
         return []
-    error = fragments.json_error(text) or fragments.repr_error(text)
+    error = (
+        fragments.json_error(text) or fragments.repr_error(text) or fragments.exception_repr(text)
+    )
     if error is not None:
         return [clean(error)]
     lines = fragments.rejoin_wrapped(lines)

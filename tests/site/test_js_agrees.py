@@ -368,3 +368,20 @@ def test_field_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> 
         expected.append(explained.match.entry.id)
     found = run_node(matcher, [["text", text] for text in texts], tmp_path)
     assert [got[0] for got in found] == expected
+
+
+def test_seventh_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """The seventh batch's forms the page reads as the command line does: a reply quoting a
+    traceback on every line (jax#5319's after-paste), an exception's repr (efppo#8), a class
+    defined in a function (`...<locals>.MLIRError`, jax#23884); and a reply quoting a reply."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [paste_text(name) for name in ("776", "786", "829")]
+    texts.append("\n".join(f"> > {line}" for line in paste_text("829").split("\n")))
+    expected = []
+    for text in texts:
+        [explained] = explain_text(text, matcher)
+        assert explained.match is not None
+        expected.append(explained.match.entry.id)
+    found = run_node(matcher, [["text", text] for text in texts], tmp_path)
+    assert [got[0] for got in found] == expected

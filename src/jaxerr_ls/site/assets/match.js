@@ -380,7 +380,10 @@
   var QUOTED_HEADER = /^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()/;
   var HEADER = /^\s*Traceback \(most recent call last\):\s*$/;
   var ANY_HEADER = /Traceback \(most recent call last\)/;
-  var EXCEPTION = /^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(.*))?$/;
+  // A class defined in a function too: `jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError`.
+  var EXCEPTION = /^([A-Za-z_]\w*(?:\.(?:<locals>\.)?[A-Za-z_]\w*)*)(?::(.*))?$/;
+  // fragments.py's exception_repr: a paste that is `ValueError("...")`, maybe cut.
+  var EXCEPTION_REPR = /^\s*([A-Za-z_][\w.]*(?:Error|Exception))\((['"])((?:\\[\s\S]|(?!\2)[\s\S])*)(?:\2\)\s*$|$)/;
   var BARE = /(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration)$/;
   var SEPARATORS = [
     "The above exception was the direct cause of the following exception:",
@@ -430,7 +433,14 @@
     if (ticked.length >= 2) {
       lines = lines.map(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`" ? l.slice(1, -1) : l; });
     }
-    if (lines.some(function (l) { return QUOTED_HEADER.test(l); })) lines = lines.map(function (l) { return l.replace(/^> ?/, ""); });
+    // prefixes.py: a quoted block holding a traceback header, or every line quoted (a reply),
+    // level by level (`> > `).
+    for (var depth = 0; depth < 4; depth++) {
+      var filled = lines.filter(function (l) { return l.trim(); });
+      var allQuoted = filled.length > 0 && filled.every(function (l) { return /^>(?: |$)/.test(l); });
+      if (!allQuoted && !lines.some(function (l) { return QUOTED_HEADER.test(l); })) break;
+      lines = lines.map(function (l) { return l.replace(/^> ?/, ""); });
+    }
     PREFIXES.forEach(function (prefix) {
       var hits = lines.map(function (l) { return prefix.exec(l); });
       if (hits.filter(Boolean).length < 2) return;
@@ -535,10 +545,18 @@
         var bare = exceptionLine(summary ? summary[1] : lines[m]);
         if (bare && bare[2] !== undefined) found = readMessage(lines, m, bare);
       }
+      var repr = found ? null : EXCEPTION_REPR.exec(text);
+      if (repr) found = { exception: repr[1], message: unescapeRepr(repr[3].replace(/\n/g, "")) };
       if (!found) found = { exception: "", message: lines.join("\n").trim() };
     }
     found.message = splitNote(found.message);
     return unwrap(found);
+  }
+
+  function unescapeRepr(text) {
+    return text.replace(/\\(?:n|t|'|"|\\)/g, function (e) {
+      return { "\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\" }[e];
+    });
   }
 
   // upgrades/resolve.py without the user's release: a missing JAX (or library) name is

@@ -97,3 +97,31 @@ def test_a_paste_that_is_an_exceptions_repr(matcher: Matcher) -> None:
 def test_code_that_builds_an_exception_is_no_repr() -> None:
     [reading] = parse_paste('raise ValueError("User-provided restore item")')
     assert reading.exception == ""
+
+
+@pytest.mark.parametrize(
+    ("number", "logged"),
+    [("679", "failed to create cublas handle: {ret}"), ("783", "failed call to cuInit: {res}")],
+)
+def test_a_log_error_line_cut_short_names_what_its_file_logs_there(
+    number: str, logged: str, matcher: Matcher
+) -> None:
+    """jax#40487 (`E0905 ... cuda_blas.cc:197] failed`), jax#9859 (`... cuda_driver.cc:282]
+    failed call to c`, a release whose line numbers differ from the sources' by 14)."""
+    [found] = explain_text(paste_text(number), matcher)
+    assert found.match is not None and found.match.cut
+    assert found.match.entry.message == logged
+    assert found.match.entry.title.startswith("ERROR log")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "E0905 20:29:09.564522  946840 cuda_blas.cc:197] fail",  # too little copied
+        "W0905 20:29:09.564522  946840 cuda_blas.cc:197] failed",  # not an error line
+        "E0905 20:29:09.564522  946840 cuda_blas.cc:900] failed",  # nothing logged near
+        "E0905 20:29:09.564522  946840 other_file.cc:197] failed",  # not the file that logs it
+    ],
+)
+def test_a_cut_log_line_that_says_too_little_names_nothing(line: str, matcher: Matcher) -> None:
+    assert [e.match for e in explain_text(line, matcher)] in ([], [None])

@@ -29,7 +29,7 @@ LOG_EXCEPTION = "LogMessage"
 LOG_HEADER = re.compile(
     r"(?m)^[ \t]*(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?:? )?"
     r"(?:(?P<severity>[IWEF])(?:\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ | ?))?"
-    r"\S{0,400}?(?P<file>[\w.-]+\.(?:cc|h|inc|cpp|cu)):\d+\)?\] "
+    r"\S{0,400}?(?P<file>[\w.-]+\.(?:cc|h|inc|cpp|cu)):(?P<line>\d+)\)?\] "
 )
 MAX_HEADERS = 40
 SEVERITY_NAMES = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "FATAL"}

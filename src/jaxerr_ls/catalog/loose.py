@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import weakref
+from pathlib import PurePosixPath
 
-from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS
-from jaxerr_ls.catalog.match import Matcher
+from jaxerr_ls.catalog.loglines import LOG_EXCEPTION, LOG_HEADER, MAX_HEADERS, SEVERITY_NAMES
+from jaxerr_ls.catalog.match import CUT_SCORE, Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry
 from jaxerr_ls.catalog.templates import Match, short_class
@@ -26,6 +27,12 @@ MIN_PARAGRAPH = 60
 _LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # How far into a paste its log lines are read for their severity.
 MAX_LOG_TEXT = 200_000
+# A C++ log's error line cut short names its message from this much text, and only from a
+# message its file logs this near the header's line (line numbers drift between releases).
+MIN_LOG_CUT = 6
+LOG_LINE_WINDOW = 20
+# Per matcher: the log entries by the basename of each file that logs them.
+_LOGGED: weakref.WeakKeyDictionary[Matcher, dict[str, list[Entry]]] = weakref.WeakKeyDictionary()
 # Per matcher: (first line of each template without placeholders, its entry).
 _CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
 
@@ -68,6 +75,7 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         found
         or matcher.match_cut_start("", text)
         or matcher.match_cut("", text)
+        or _cut_log_line(matcher, text)
         or _fuzzy(matcher, text.split("\n", 1)[0])
     )
 
@@ -85,6 +93,49 @@ def _severe_log_lines(text: str) -> list[str]:
         if len(severities) == MAX_HEADERS:
             break
     return severe if {"W", "I"} & set(severities) else []
+
+
+def _cut_log_line(matcher: Matcher, text: str) -> Match | None:
+    """A paste that ends in a C++ log's error line cut short (`E0905 ... cuda_blas.cc:197]
+    failed`, an excerpt or a copy that stopped): the message its file logs that begins with what
+    was copied, at the severity of the header, nearest the header's line; None when two
+    messages are as near, or none within `LOG_LINE_WINDOW` lines."""
+    last = text.rstrip().rsplit("\n", 1)[-1]
+    header = LOG_HEADER.match(last)
+    if header is None or header["severity"] not in ("E", "F"):
+        return None
+    cut = " ".join(last[header.end() :].split())
+    if len(cut) < MIN_LOG_CUT:
+        return None
+    line, severity = int(header["line"]), SEVERITY_NAMES[header["severity"]]
+    near: dict[str, tuple[int, Entry]] = {}
+    for entry in _logged(matcher).get(header["file"], ()):
+        literal = " ".join(_PLACEHOLDER.split(entry.message, 1)[0].split())
+        if not entry.title.startswith(severity) or not literal.startswith(cut):
+            continue
+        distance = min(
+            abs(site.line - line)
+            for site in entry.raised_at
+            if PurePosixPath(site.file).name == header["file"]
+        )
+        if distance <= LOG_LINE_WINDOW:
+            near[entry.id] = (distance, entry)
+    ranked = sorted(near.values(), key=lambda found: found[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return Match(ranked[0][1], {}, CUT_SCORE, cut=True)
+
+
+def _logged(matcher: Matcher) -> dict[str, list[Entry]]:
+    index = _LOGGED.get(matcher)
+    if index is None:
+        index = {}
+        for entry in matcher.catalog.entries:
+            if entry.exception == LOG_EXCEPTION:
+                for file in {PurePosixPath(site.file).name for site in entry.raised_at}:
+                    index.setdefault(file, []).append(entry)
+        _LOGGED[matcher] = index
+    return index
 
 
 def _paragraph(matcher: Matcher, text: str) -> Match | None:

@@ -125,3 +125,23 @@ def test_a_log_error_line_cut_short_names_what_its_file_logs_there(
 )
 def test_a_cut_log_line_that_says_too_little_names_nothing(line: str, matcher: Matcher) -> None:
     assert [e.match for e in explain_text(line, matcher)] in ([], [None])
+
+
+def test_a_short_message_is_confirmed_by_the_function_that_raised_it(matcher: Matcher) -> None:
+    """iree-jax#77: `RuntimeError: Unknown backend iree` (too little literal text to name an
+    error anywhere) raised by `raise RuntimeError(f"Unknown backend {platform}")` in
+    `xla_bridge._get_backend_uncached` of a 2022 release; the paste starts inside a frame."""
+    [found] = explain_text(paste_text("312"), matcher)
+    assert found.traceback.frames[0].function == "_get_backend_uncached"
+    assert found.match is not None and found.match.by == "raise_site"
+    assert any(w.message == "Unknown backend {platform}" for w in found.match.entry.wordings)
+
+
+def test_a_short_message_raised_elsewhere_is_not_confirmed(matcher: Matcher) -> None:
+    text = paste_text("312")
+    mine = text.replace(
+        "/home/woongq/jax/lib/python3.10/site-packages/jax/_src/xla_bridge.py", "/home/me/run.py"
+    )
+    assert [e.match for e in explain_text(mine, matcher)] == [None]
+    other = text.replace("Unknown backend iree", "Unknown platform iree")
+    assert [e.match for e in explain_text(other, matcher)] == [None]

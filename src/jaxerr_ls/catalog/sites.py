@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Entry, PythonSite
-from jaxerr_ls.catalog.templates import Match, short_class
+from jaxerr_ls.catalog.older import extend_entry
+from jaxerr_ls.catalog.templates import Match, TemplateError, compile_template, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
 LINE_WINDOW = 6
@@ -112,6 +113,44 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         return _assert_turned_raise(sites, last.source) if cls == "AssertionError" else None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+def match_worded_at_site(
+    matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
+) -> Match | None:
+    """A message too short to name its error by its words alone (`Unknown backend iree`: the
+    catalog does not match a template with so little literal text anywhere) whose raising frame
+    is in a JAX (or library) function that raises the printed class with that wording: the
+    place confirms the words. Any line of the function counts (the message says which raise),
+    but one entry only."""
+    last = next((f for f in reversed(frames) if site_file(f.path) is not None), None)
+    if last is None or not last.source.startswith("raise") or not message.strip():
+        return None
+    file = site_file(last.path)
+    assert file is not None
+    cls = short_class(exception)
+    text = " ".join(message.split())
+    found: dict[str, Entry] = {}
+    for site in _index(matcher).get((file, last.function.rsplit(".", 1)[-1]), []):
+        entry = site.entry
+        if short_class(entry.exception) != cls or entry.id in found:
+            continue
+        # With the wordings of the releases before the main index (the frame's may be one).
+        entry = extend_entry(matcher.catalog, entry)
+        wordings = (entry.message, *(w.message for w in entry.wordings))
+        if any(_whole(wording, text) for wording in wordings):
+            found[entry.id] = entry
+    if len(found) != 1:
+        return None
+    return Match(next(iter(found.values())), {}, SITE_SCORE, by="raise_site")
+
+
+def _whole(wording: str, text: str) -> bool:
+    try:
+        source, _, _ = compile_template(" ".join(wording.split()))
+    except TemplateError:
+        return False
+    return re.fullmatch(source + r"\.?", text, re.DOTALL) is not None
 
 
 # `a == b` asserted is `a != b` as a raise's condition, and so on.

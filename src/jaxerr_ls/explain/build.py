@@ -13,7 +13,12 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.shadow import match_shadowed
-from jaxerr_ls.catalog.sites import match_cut_message, match_python_site, match_raise_site
+from jaxerr_ls.catalog.sites import (
+    match_cut_message,
+    match_python_site,
+    match_raise_site,
+    match_worded_at_site,
+)
 from jaxerr_ls.catalog.templates import same_class, short_class
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
@@ -116,6 +121,7 @@ def match_traceback(
         found = (
             match_cut_message(matcher, traceback.exception, traceback.message, frames)
             or match_raise_site(matcher, traceback.exception, frames)
+            or match_worded_at_site(matcher, traceback.exception, traceback.message, frames)
             or match_python_site(matcher, traceback.exception, traceback.message, frames)
         )
         if found is not None:

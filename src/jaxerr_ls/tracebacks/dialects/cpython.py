@@ -66,6 +66,8 @@ def headless(lines: list[str], index: int, frame: re.Match[str]) -> bool:
         return False
     if index == 0:
         return True
+    if index <= 2 and all(line.startswith((" ", "\t")) for line in lines[:index]):
+        return True  # the paste starts inside a frame: its source line, without the frame's
     before = lines[index - 1]
     return not (FRAME.match(before) or before.startswith((" ", "\t")))
 

@@ -211,8 +211,10 @@ def test_python_errors_and_python_worded() -> None:
     assert entry.python_worded and entry.python_errors[0].file == "equinox/nn/_sequential.py"
     with pytest.raises(EntryError, match="python_worded"):  # Python's text alone names nothing
         entry_from_dict({**base, "python_worded": True}, curated=True)
-    with pytest.raises(EntryError, match="library's"):  # only a library's file is a place
+    with pytest.raises(EntryError, match="library's"):  # only JAX's or a library's file
         entry_from_dict({**base, "python_errors": [{**site, "file": "train.py"}]}, curated=True)
+    jax_site = {**site, "file": "jax/_src/api.py", "function": "_get_axis_size"}
+    assert entry_from_dict({**base, "python_errors": [jax_site]}, curated=True).python_errors
     # A library's wording names its releases: checked, not kept as JAX's
     worded = entry_from_dict(
         {**base, "wordings": [{"message": "old {x}", "versions": ["0.3.2"]}]}, curated=True

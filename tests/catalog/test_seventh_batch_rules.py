@@ -145,3 +145,23 @@ def test_a_short_message_raised_elsewhere_is_not_confirmed(matcher: Matcher) -> 
     assert [e.match for e in explain_text(mine, matcher)] == [None]
     other = text.replace("Unknown backend iree", "Unknown platform iree")
     assert [e.match for e in explain_text(other, matcher)] == [None]
+
+
+@pytest.mark.parametrize(
+    ("number", "entry"),
+    [
+        ("653", "vmap-axis-rank-too-small"),  # jax#1991: pmap of a scalar, 2019's pxla.py
+        ("658", "vmap-axis-rank-too-small"),  # algorithmic-efficiency#813: api._get_axis_size
+        ("644", "traced-shape-not-concrete"),  # jax#5373: a NumPy int as a shape, core.py
+    ],
+)
+def test_pythons_words_raised_in_a_jax_function_name_its_error(
+    number: str, entry: str, matcher: Matcher
+) -> None:
+    [found] = explain_text(paste_text(number), matcher)
+    assert found.match is not None and found.match.by == "raise_site"
+    assert found.match.entry.id == entry
+    # The same words from the user's own code name nothing.
+    frames = found.traceback.frames
+    mine = paste_text(number).replace(frames[-1].path, "/home/me/train.py")
+    assert [e.match for e in explain_text(mine, matcher)] == [None]

@@ -220,7 +220,7 @@ def _curated_wordings(data: dict[str, Any], library: str = "jax") -> tuple[Wordi
 
 def _python_errors(data: dict[str, Any]) -> tuple[PythonSite, ...]:
     """`python_errors = [{exception = "TypeError", pattern = "...", file = "...", function =
-    "..."}]`: Python-worded raises in a library's code that are this error."""
+    "..."}]`: Python-worded raises in JAX's or a library's code that are this error."""
     raw = data.get("python_errors", [])
     if not isinstance(raw, list):
         raise EntryError("python_errors", "must be a list of tables")
@@ -231,8 +231,10 @@ def _python_errors(data: dict[str, Any]) -> tuple[PythonSite, ...]:
             raise EntryError("python_errors", f"each must be a table with {sorted(keys)}")
         if not all(isinstance(item[key], str) and item[key].strip() for key in keys):
             raise EntryError("python_errors", "each field must be a non-empty string")
-        if item["file"].split("/", 1)[0] not in LIBRARIES:
-            raise EntryError("python_errors", "'file' must be a library's, e.g. flax/core/lift.py")
+        if item["file"].split("/", 1)[0] not in (*LIBRARIES, "jax"):
+            raise EntryError(
+                "python_errors", "'file' must be JAX's or a library's, e.g. flax/core/lift.py"
+            )
         _check_patterns([item["pattern"]])
         found.append(PythonSite(item["exception"], item["pattern"], item["file"], item["function"]))
     return tuple(found)

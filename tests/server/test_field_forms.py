@@ -81,3 +81,20 @@ async def test_stop_29_forms_from_the_editor(client: LanguageClient) -> None:
     # XLA's own extension built from source (openxla/xla#14433): the undefined-symbol entry
     [symbol] = await explain(client, "693")
     assert symbol["entry"]["id"] == "jaxlib-undefined-symbol"
+
+
+async def test_stop_30_forms_from_the_editor(client: LanguageClient) -> None:
+    # a reply quoting a later line of the leaked-tracer message (jax#5319)
+    [quoted] = await explain(client, "775")
+    assert quoted["entry"]["id"] == "unexpected-tracer-leak"
+    assert not quoted["message"].startswith(">")
+    # an exception's repr, hard-wrapped and cut (efppo#8)
+    [repr_] = await explain(client, "786")
+    assert repr_["exception"] == "ValueError" and repr_["entry"]["library"] == "orbax"
+    # a C++ log's error line cut short, named by its file and line (jax#40487)
+    [log] = await explain(client, "679")
+    assert log["entry"]["message"] == "failed to create cublas handle: {ret}"
+    # VS Code's cell frames, the message not copied: the raising line's literal (optimistix#37)
+    [cell] = await explain(client, "796")
+    assert cell["entry"]["identified_by"] == "raise_site"
+    assert cell["entry"]["library"] == "equinox"

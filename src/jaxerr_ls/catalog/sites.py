@@ -17,7 +17,13 @@ from dataclasses import dataclass, replace
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Entry, PythonSite
 from jaxerr_ls.catalog.older import extend_entry
-from jaxerr_ls.catalog.templates import Match, TemplateError, compile_template, short_class
+from jaxerr_ls.catalog.templates import (
+    MIN_LITERAL,
+    Match,
+    TemplateError,
+    compile_template,
+    short_class,
+)
 from jaxerr_ls.tracebacks.model import Frame
 
 LINE_WINDOW = 6
@@ -146,9 +152,13 @@ def match_worded_at_site(
 
 
 def _whole(wording: str, text: str) -> bool:
+    """The text is the wording, values in its placeholders; a wording of placeholders alone
+    (`{msg}`) says nothing."""
     try:
-        source, _, _ = compile_template(" ".join(wording.split()))
+        source, _, literals = compile_template(" ".join(wording.split()))
     except TemplateError:
+        return False
+    if sum(len(piece.strip()) for piece in literals) < MIN_LITERAL:
         return False
     return re.fullmatch(source + r"\.?", text, re.DOTALL) is not None
 

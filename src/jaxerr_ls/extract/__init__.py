@@ -107,10 +107,11 @@ def _analyse_all(
 def extract_source(
     source: Source, jobs: int = 2, max_hops: int = MAX_HOPS, class_messages: bool = False
 ) -> Extraction:
-    """`class_messages`: also the messages exception classes build in `__init__` (used for the
-    releases before the main index, whose tracer errors word their message there), those of
-    exception factories and message helpers (`exception_factories`, `message_helpers`) and
-    those of `assert test, msg` statements (as `AssertionError`)."""
+    """Every release's `raise factory(...)` is read as the class and message the factory builds
+    (`exception_factories`). `class_messages`: also the messages exception classes build in
+    `__init__` (used for the releases before the main index, whose tracer errors word their
+    message there), those of message helpers (`message_helpers`) and those of `assert test,
+    msg` statements (as `AssertionError`)."""
     analysed = _analyse_all(source, jobs, class_messages)
     modules: dict[str, ModuleFacts] = {}
     skipped: list[Skipped] = []
@@ -128,8 +129,9 @@ def extract_source(
         if library is not None:
             roots = shortest_names(roots)
         reached = reach(graph, roots, max_hops)
+    # `raise factory(...)` prints the class and message the factory builds, in every release.
+    modules, skipped = exception_factories(modules, skipped)
     if class_messages:
-        modules, skipped = exception_factories(modules, skipped)
         modules, skipped = message_helpers(modules, skipped)
     found = [s for m in modules.values() for s in m.sites]
     if library is None:

@@ -84,3 +84,10 @@ def logged_by(entry: Entry, file: str) -> bool:
 
 def severity_title(severity: str, message: str) -> str:
     return f"{severity} log: {message.split(chr(10), 1)[0]}"[:80]
+
+
+def logged_severity(entry: Entry) -> str:
+    """The severity (`ERROR`, ...) a generated log entry's text is logged at, as
+    `severity_title` wrote it; "" for any other entry."""
+    head = entry.title.split(" log: ", 1)[0]
+    return head if is_generated_log(entry) and head in SEVERITY_NAMES.values() else ""

@@ -12,7 +12,12 @@ import re
 import weakref
 from pathlib import PurePosixPath
 
-from jaxerr_ls.catalog.loglines import LOG_EXCEPTION, LOG_HEADER, MAX_HEADERS, SEVERITY_NAMES
+from jaxerr_ls.catalog.loglines import (
+    LOG_HEADER,
+    MAX_HEADERS,
+    SEVERITY_NAMES,
+    logged_severity,
+)
 from jaxerr_ls.catalog.match import CUT_SCORE, Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Entry
@@ -31,7 +36,7 @@ MAX_LOG_TEXT = 200_000
 # message its file logs this near the header's line (line numbers drift between releases).
 MIN_LOG_CUT = 6
 LOG_LINE_WINDOW = 20
-# Per matcher: the log entries by the basename of each file that logs them.
+# Per matcher: the generated log entries by the basename of each file that logs them.
 _LOGGED: weakref.WeakKeyDictionary[Matcher, dict[str, list[Entry]]] = weakref.WeakKeyDictionary()
 # Per matcher: (first line of each template without placeholders, its entry).
 _CHOICES: weakref.WeakKeyDictionary[Matcher, list[tuple[str, Entry]]] = weakref.WeakKeyDictionary()
@@ -111,7 +116,7 @@ def _cut_log_line(matcher: Matcher, text: str) -> Match | None:
     near: dict[str, tuple[int, Entry]] = {}
     for entry in _logged(matcher).get(header["file"], ()):
         literal = " ".join(_PLACEHOLDER.split(entry.message, 1)[0].split())
-        if not entry.title.startswith(severity) or not literal.startswith(cut):
+        if logged_severity(entry) != severity or not literal.startswith(cut):
             continue
         distance = min(
             abs(site.line - line)
@@ -131,7 +136,7 @@ def _logged(matcher: Matcher) -> dict[str, list[Entry]]:
     if index is None:
         index = {}
         for entry in matcher.catalog.entries:
-            if entry.exception == LOG_EXCEPTION:
+            if logged_severity(entry):  # a generated log entry
                 for file in {PurePosixPath(site.file).name for site in entry.raised_at}:
                     index.setdefault(file, []).append(entry)
         _LOGGED[matcher] = index

@@ -180,10 +180,14 @@
   function argsMessage(text) {
     var found = ARGS_REPR.exec(text.trim());
     if (!found) return null;
-    var inner = found[3].replace(/\\([\s\S])/g, function (all, c) {
+    var inner = unescapePython(found[3]);
+    return inner.trim() ? inner : null;
+  }
+  // A Python string literal's escapes undone (`\\n` -> a line break, `\\'` -> `'`).
+  function unescapePython(text) {
+    return text.replace(/\\([\s\S])/g, function (all, c) {
       return Object.prototype.hasOwnProperty.call(ESCAPES, c) ? ESCAPES[c] : c;
     });
-    return inner.trim() ? inner : null;
   }
 
   // {entry: index, fields: {...}, score: 0-100} or null: Matcher.match in match.py.
@@ -546,17 +550,11 @@
         if (bare && bare[2] !== undefined) found = readMessage(lines, m, bare);
       }
       var repr = found ? null : EXCEPTION_REPR.exec(text);
-      if (repr) found = { exception: repr[1], message: unescapeRepr(repr[3].replace(/\n/g, "")) };
+      if (repr) found = { exception: repr[1], message: unescapePython(repr[3].replace(/\n/g, "")) };
       if (!found) found = { exception: "", message: lines.join("\n").trim() };
     }
     found.message = splitNote(found.message);
     return unwrap(found);
-  }
-
-  function unescapeRepr(text) {
-    return text.replace(/\\(?:n|t|'|"|\\)/g, function (e) {
-      return { "\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\" }[e];
-    });
   }
 
   // upgrades/resolve.py without the user's release: a missing JAX (or library) name is

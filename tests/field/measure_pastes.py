@@ -44,8 +44,13 @@ JAX_STACK = frozenset({"jax", "xla", "pallas", "flax", "equinox", "optax", "orba
 # Classes renamed between releases: one class for "right class".
 _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
 # Printed classes an entry's class stands for: jaxlib raised XLA's statuses as RuntimeError
-# before XlaRuntimeError (a RuntimeError subclass) existed, with the same text.
-_PRINTED_AS = {"RuntimeError": frozenset({"XlaRuntimeError"})}
+# before XlaRuntimeError (a RuntimeError subclass) existed, with the same text; and jaxlib's
+# C++ `std::runtime_error` (an entry of class RuntimeError) came out as XlaRuntimeError in the
+# releases that translated it so (jax#16119's pytree error): the matcher's `same_class`.
+_PRINTED_AS = {
+    "RuntimeError": frozenset({"XlaRuntimeError"}),
+    "XlaRuntimeError": frozenset({"RuntimeError"}),
+}
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+")
 _SPACE = re.compile(r"\s+")
 _CARRIED = re.compile(r"(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>.*)", re.S)

@@ -175,6 +175,13 @@ def identified_words(
             f"Identified by its class alone ({cls}): the message matched none of the wordings "
             "we know, so this is the error that class names (or its family's most common case)."
         )
+    if match.by == "raise_site" and match.where:
+        if short:
+            return f"Identified by where it was raised ({match.where}); no message was copied."
+        return (
+            f"Identified by where it was raised ({match.where}): the text stops before the "
+            "message, and the frames say which error this is."
+        )
     if match.by == "raise_site":
         if short:
             return "Identified by where JAX raised it; the message alone did not say."

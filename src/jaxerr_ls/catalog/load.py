@@ -31,6 +31,7 @@ from jaxerr_ls.catalog.libraries import library_files, library_name, tag
 from jaxerr_ls.catalog.merge import merge
 from jaxerr_ls.catalog.mlir import INDEX as MLIR_FILE
 from jaxerr_ls.catalog.model import (
+    FRAME_NAMED,
     LIBRARIES,
     LIBRARY_TAGS,
     Catalog,
@@ -266,7 +267,7 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
     python_worded = data.get("python_worded", False)
     if not isinstance(python_worded, bool):
         raise EntryError("python_worded", "must be true or false")
-    if python_worded and not (python_errors or patterns):
+    if python_worded and not (python_errors or patterns or data.get("id") in FRAME_NAMED):
         raise EntryError(
             "python_worded", "needs python_errors sites or patterns (the library's text) to match"
         )

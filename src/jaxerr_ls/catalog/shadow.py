@@ -18,7 +18,7 @@ from jaxerr_ls.catalog.sites import site_file
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
-ENTRY = "module-shadowed-by-local-file"
+ENTRY = "module-shadowed-by-local-file"  # one of `FRAME_NAMED`
 # The libraries whose shadowing the catalog explains (the JAX stack).
 _ROOTS = ("jax", "jaxlib", "flax", "optax", "equinox", "orbax", "chex")
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>\w+)(?:\.\w+)*' has no attribute '(?P<name>\w+)'")

@@ -57,6 +57,12 @@ def jax_file(path: str) -> str | None:
     """`/venv/lib/python3.11/site-packages/jax/_src/core.py` -> `jax/_src/core.py`; None when
     the frame is not in JAX."""
     unified = _unified(path)
+    installed = unified.rfind("-packages/")
+    if installed >= 0:
+        # Installed: the package right after `site-packages/` (an environment named `jax`,
+        # `~/envs/jax/lib/.../site-packages/optax/...`, is not JAX).
+        inside = unified[installed + len("-packages/") :]
+        return inside if inside.startswith("jax/") else None
     position = unified.rfind("/jax/")
     if position < 0:
         return "jax/" + unified[4:] if unified.startswith("jax/") else None

@@ -76,6 +76,8 @@ class Match:
     cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
     # The message's beginning was left out (`... got Ellipsis.`): found by its end.
     cut_start: bool = False
+    # Where a "raise_site" match was raised, in words, when not the last JAX frame.
+    where: str = ""
 
 
 # `{name}` in an entry's prose, not the escaped `{{`: a value read from the message goes there.

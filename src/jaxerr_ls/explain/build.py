@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
+from jaxerr_ls.catalog.imports import match_library_import
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import (
@@ -123,6 +124,7 @@ def match_traceback(
             or match_raise_site(matcher, traceback.exception, frames)
             or match_worded_at_site(matcher, traceback.exception, traceback.message, frames)
             or match_python_site(matcher, traceback.exception, traceback.message, frames)
+            or match_library_import(matcher, traceback.exception, traceback.message, frames)
         )
         if found is not None:
             return found

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects.common import separator
 from jaxerr_ls.tracebacks.model import Frame, Traceback
@@ -41,7 +42,8 @@ _BOLD_CLOSE = "**"
 # `E   ` / `E       ` of pytest reports, on a run of lines.
 _E_PREFIX = re.compile(r"^E(?: {1,12}|$)")
 # JSON string escapes (the ones `json.dumps` writes).
-_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])')
+# (and Python's `\'`, which a repr writes and JSON never does).
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|["\'\\/bfnrt])')
 # pytest's short test summary: one line per test, cut at the terminal's width by pytest itself.
 _SUMMARY = ("FAILED ", "ERROR ")
 _PYTEST_RULE = re.compile(r"^(?:=+|_+) .* (?:=+|_+)$")
@@ -188,6 +190,21 @@ def exception_repr(text: str) -> Traceback | None:
     if found is None:
         return None
     return Traceback(found["cls"], unescape(found["msg"].replace("\n", "")))
+
+
+def repr_in_message(traceback: Traceback) -> Traceback:
+    """A bare `Exception` whose message is another exception's repr in quotes, as dask's workers
+    log a task's failure (`Exception: 'TracerArrayConversionError("The numpy.ndarray ...`,
+    tn4ml#4): that exception, its message unescaped twice (the quotes' then the repr's)."""
+    if traceback.exception.rsplit(".", 1)[-1] != "Exception":
+        return traceback
+    text = traceback.message.strip()
+    if text[:1] in "'\"" and text[:1]:
+        text = unescape(text[1:].removesuffix(text[0]))
+    inner = exception_repr(text)
+    if inner is None:
+        return traceback
+    return replace(traceback, exception=inner.exception, message=inner.message)
 
 
 def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects.common import EXCEPTION, exception_line, short_class
+from jaxerr_ls.tracebacks.fragments import repr_in_message
 from jaxerr_ls.tracebacks.model import Traceback
 
 RULE = "--------------------"
@@ -21,12 +22,13 @@ WRAPPERS = frozenset(
     }
 )
 BEFORE_TRANSFORMATION = "JaxStackTraceBeforeTransformation"
+BEFORE_TRANSFORMATION_TAIL = "The preceding stack trace is the source of the JAX operation"
 # The tails the wrappers append to the original text (current and 2020-21 wordings).
 # A class quoted in markdown, as a thread's prose writes it (`jax.errors.UnexpectedTracerError`).
 _QUOTED_CLASS = re.compile(r"`([A-Za-z_][\w.]*)`(?=\s*$|\n)")
 _WRAPPER_TAIL = re.compile(
     r"\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\."
-    r"|The preceding stack trace is the source of the JAX operation)",
+    rf"|{BEFORE_TRANSFORMATION_TAIL})",
 )
 
 
@@ -74,6 +76,18 @@ def inner_exception(wrapper: Traceback) -> tuple[str, str] | None:
     return found.group("cls"), message.rstrip()
 
 
+def headless_wrapper(lines: list[str]) -> Traceback | None:
+    """The text before a chain's first separator, when it ends in the note that JAX's
+    `JaxStackTraceBeforeTransformation` closes with and no header was copied above it (a paste
+    that starts inside the wrapper's message, diffrax#513): that wrapper, its message cut at the
+    start."""
+    for index in range(len(lines) - 1, -1, -1):
+        if lines[index].startswith(BEFORE_TRANSFORMATION_TAIL):
+            text = "\n".join(lines[:index]).strip("\n")
+            return Traceback(BEFORE_TRANSFORMATION, text) if text.strip() else None
+    return None
+
+
 def is_bare_note(traceback: Traceback) -> bool:
     """`jax.errors.SimplifiedTraceback: For simplicity, ...` with nothing after it: JAX's note
     that frames were removed, not an error (the exception it heads was not copied or not read)."""
@@ -110,7 +124,7 @@ def _whole_message(traceback: Traceback) -> Traceback:
 def clean(traceback: Traceback) -> Traceback:
     """Notes split off; a chain that ends in a wrapper ends in the real exception instead, and
     a message cut short after a wrapper is read whole from the wrapper."""
-    traceback = _split_notes(traceback)
+    traceback = _split_notes(repr_in_message(traceback))
     if not is_wrapper(traceback):
         return _whole_message(traceback)
     inner = inner_exception(traceback)

@@ -13,7 +13,11 @@ _CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _OTHER_ESC = re.compile(r"\x1b[@-Z\\-_]?")
 # Markdown links: `[text](url)` -> text (Colab copies, VS Code notebook links).
-_LINK = re.compile(r"\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)")
+# VS Code's line links to an unsaved file keep no scheme once pasted: `[5](untitled-1:5)`.
+_LINK = re.compile(
+    r"\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)"
+    r"|\[(\d{1,7})\]\([\w.-]{1,200}:\d{1,7}\)"
+)
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # VS Code's error copy, possibly cut short: `{"name": "...", "message": "...", "stack": "...`.
 _STRING = r'(?:[^"\\]|\\.)*'
@@ -98,7 +102,7 @@ def strip_markup(lines: list[str]) -> list[str]:
         if _FENCE.match(line):
             continue
         if "](" in line:
-            line = _LINK.sub(r"\1", line)
+            line = _LINK.sub(lambda link: link[1] or link[2], line)
         out.append(line.rstrip().removesuffix(_PYCHARM).rstrip())
     return out
 

@@ -15,7 +15,9 @@ from jaxerr_ls.tracebacks import fragments
 from jaxerr_ls.tracebacks.dialects import Parsed, cpython, debugger, ipython, pytest, rich
 from jaxerr_ls.tracebacks.dialects.common import separator, short_class
 from jaxerr_ls.tracebacks.jax import (
+    BEFORE_TRANSFORMATION,
     clean,
+    headless_wrapper,
     is_bare_note,
     is_wrapper_line,
     split_jax_note,
@@ -134,6 +136,8 @@ def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
     while index < len(lines):
         line = lines[index]
         if separator(line):
+            if not found and (wrapper := headless_wrapper(lines[:index])) is not None:
+                found.append(wrapper)
             chained = bool(found)
             index += 1
             continue
@@ -155,13 +159,15 @@ def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
 
 def _inherit_message(traceback: Traceback) -> Traceback:
     """A chain's last exception copied without its message (the paste stops in its frames)
-    takes the message of an earlier link of the same class: JAX's filtered copy of it."""
+    takes the message of an earlier link of the same class: JAX's filtered copy of it; or of a
+    `JaxStackTraceBeforeTransformation` whose text names no class (its start not copied), which
+    JAX raises before the same exception."""
     if traceback.message or not traceback.exception:
         return traceback
     cls = short_class(clean(traceback).exception)
     for cause in reversed(traceback.causes):
         cleaned = clean(cause)
-        if cleaned.message and short_class(cleaned.exception) == cls:
+        if cleaned.message and short_class(cleaned.exception) in (cls, BEFORE_TRANSFORMATION):
             return replace(traceback, message=cleaned.message)
     return traceback
 

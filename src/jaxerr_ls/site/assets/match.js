@@ -372,7 +372,8 @@
   var CSI = /\x1b\[[0-?]*[ -\/]*[@-~]/g;
   var OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
   var OTHER_ESC = /\x1b[@-Z\\-_]?/g;
-  var LINK = /\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)/g;
+  // normalize.py's _LINK: also VS Code's line links to an unsaved file (`[5](untitled-1:5)`).
+  var LINK = /\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)|\[(\d{1,7})\]\([\w.-]{1,200}:\d{1,7}\)/g;
   var FENCE = /^\s*(?:```|~~~)[\w+-]*\s*$/;
   var PREFIXES = [
     /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/,
@@ -431,7 +432,7 @@
       return segments.length ? segments[segments.length - 1] : "";
     });
     lines = lines.filter(function (line) { return !FENCE.test(line); }).map(function (line) {
-      return line.replace(LINK, "$1").replace(/\s+$/, "");
+      return line.replace(LINK, function (_, text, number) { return text || number; }).replace(/\s+$/, "");
     });
     var ticked = lines.filter(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`"; });
     if (ticked.length >= 2) {

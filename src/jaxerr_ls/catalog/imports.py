@@ -1,0 +1,74 @@
+"""A library of the JAX stack that fails while it is being imported, its message not copied.
+
+`import optax` that stops with an `AttributeError` (or `ImportError`) inside optax's or chex's
+module-level imports is a library written for another JAX release: its modules use a name the
+installed JAX removed or has not added yet (chex's `jax.tree_structure`, optax's
+`jax.experimental.maps`). A notebook excerpt often stops in those import frames, before the
+message that would name the attribute; the frames still say what happened, so they name the entry.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jaxerr_ls.catalog.match import Matcher
+from jaxerr_ls.catalog.sites import SITE_SCORE, site_file
+from jaxerr_ls.catalog.templates import Match, short_class
+from jaxerr_ls.tracebacks.model import Frame
+
+ENTRY = "library-jax-version-skew"  # one of `FRAME_NAMED`
+_CLASSES = frozenset({"AttributeError", "ImportError"})
+# An import statement, the line a module-level frame stops on while importing.
+_IMPORT = re.compile(r"(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+)")
+# Installed packages written on JAX's API besides the catalog's libraries (and any whose name
+# says `jax`): their imports fail the same way on a JAX they were not written for.
+_JAX_PACKAGES = frozenset(
+    {
+        "haiku", "numpyro", "distrax", "rlax", "jraph", "diffrax", "optimistix", "lineax",
+        "blackjax", "jaxopt", "trax", "objax", "elegy", "brax", "alphafold", "colabfold",
+        "evosax", "gymnax", "netket", "dynamax", "mctx", "dm_pix", "jax_md", "jaxtyping",
+    }
+)  # fmt: skip
+_PACKAGE = re.compile(r"-packages/(?P<package>[A-Za-z_]\w*)/")
+
+
+def _library(frame: Frame) -> str | None:
+    """The library package of an installed library's frame, or None."""
+    file = site_file(frame.path)
+    if file is not None and not file.startswith("jax/"):
+        return file.split("/", 1)[0]
+    found = _PACKAGE.search(frame.path.replace("\\", "/"))
+    if found is None:
+        return None
+    package = found["package"]
+    if package in _JAX_PACKAGES or ("jax" in package.lower() and package != "jaxlib"):
+        return package
+    return None
+
+
+def _importing(frame: Frame) -> bool:
+    """A module-level frame: `<module>`, IPython 8's frame header naming no function
+    (`File .../optax/__init__.py:17`), or one that stops on an import statement."""
+    return frame.function in ("<module>", "") or _IMPORT.match(frame.source) is not None
+
+
+def match_library_import(
+    matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
+) -> Match | None:
+    """The version-skew entry for an `AttributeError`/`ImportError` cut before its message whose
+    innermost frame is a JAX-stack library's module-level import, with every frame from the
+    library's first one inward importing too; None otherwise."""
+    if short_class(exception) not in _CLASSES or message.strip() or not frames:
+        return None
+    first = next((i for i, frame in enumerate(frames) if _library(frame) is not None), None)
+    if first is None or _library(frames[-1]) is None:
+        return None
+    if not all(_importing(frame) for frame in frames[first:]):
+        return None
+    entry = matcher.catalog.get(ENTRY)
+    if entry is None:
+        return None
+    library = _library(frames[first])
+    assert library is not None
+    where = f"while `import {library}` ran its module-level imports"
+    return Match(entry, {"library": library}, SITE_SCORE, by="raise_site", where=where)

@@ -53,7 +53,11 @@ _PRINTED_AS = {
 }
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+")
 _SPACE = re.compile(r"\s+")
-_CARRIED = re.compile(r"(?P<cls>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (?P<msg>.*)", re.S)
+# The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
+# Exception: Leaked trace ...`).
+_CARRIED = re.compile(
+    r"(?P<cls>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)): (?P<msg>.*)", re.S
+)
 _GENERIC = frozenset(
     name
     for name, value in vars(builtins).items()

@@ -383,3 +383,14 @@ def test_seventh_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: P
     texts = [paste_text(name) for name in ("776", "786", "829")]
     texts.append("\n".join(f"> > {line}" for line in paste_text("829").split("\n")))
     _page_reads_as_the_cli(matcher, texts, tmp_path)
+
+
+def test_eighth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """The eighth batch's forms the page reads as the command line does: dask's log of a task's
+    exception as a quoted repr (tn4ml#4), VS Code's line links to an unsaved file (jax#25687),
+    a paste that stops after JAX's note (aaf#2) or a wrapper's header (vision_transformer#127),
+    a paste starting inside a custom_jvp rule's list of disagreements (diffrax#513)."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [paste_text(name) for name in ("831", "901", "438", "674", "843")]
+    _page_reads_as_the_cli(matcher, texts, tmp_path)

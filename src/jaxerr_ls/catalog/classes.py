@@ -27,8 +27,10 @@ _GENERIC = frozenset(
     for name, value in vars(builtins).items()
     if isinstance(value, type) and issubclass(value, BaseException)
 ) | frozenset({"Error", "SkipTest"})
-# JAX's wrappers around the real exception: never the error itself.
+# JAX's wrappers around the real exception: never the error itself; copied without it, the entry
+# saying so.
 _WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredStackTrace"})
+WRAPPER_NOTE = "jax-traceback-note-without-error"
 # The class was renamed between releases: one class here.
 # Equinox 0.11.4 and before raised `equinox._errors.EqxRuntimeError` where later releases raise
 # `EquinoxRuntimeError` (read in both wheels' `equinox/_errors.py` and `_jit.py`).
@@ -105,6 +107,11 @@ def match_by_class(matcher: Matcher, exception: str, message: str) -> Match | No
     apart."""
     status = _status(message)
     cls = canonical_class(exception)
+    if cls in _WRAPPERS and not message.strip():
+        # A wrapper's header copied without its message (where the error is): the entry that
+        # says so, and where to find the error.
+        note = matcher.catalog.get(WRAPPER_NOTE)
+        return Match(note, {}, CLASS_SCORE, by="class") if note is not None else None
     if status and cls in _STATUS_CARRIERS:
         cls = "XlaRuntimeError"
     elif not is_specific(exception):
@@ -211,7 +218,7 @@ def class_table(matcher: Matcher) -> dict[str, object]:
     applies it the same way): per class with no status, per status of XLA's runtime class, and
     the rules that read a printed class."""
     names: dict[str, str] = {}
-    for cls in sorted(_index(matcher)):
+    for cls in sorted(set(_index(matcher)) | _WRAPPERS):
         found = match_by_class(matcher, cls, "")
         if found is not None:
             names[cls] = found.entry.id
@@ -228,4 +235,6 @@ def class_table(matcher: Matcher) -> dict[str, object]:
         "modules": sorted(_JAX_STACK),
         "carriers": sorted(_STATUS_CARRIERS),
         "runtime": "XlaRuntimeError",
+        # Named only when copied without a message (the error is in it, or after it).
+        "wrappers": sorted(_WRAPPERS),
     }

@@ -46,6 +46,8 @@ MAX_MESSAGE = 4000
 FUZZY_CUTOFF = 88
 # A message cut short that begins a template (`catalog.partial`): sure of the error, not whole.
 CUT_SCORE = 95
+# A cut message read by a template that opens with a value: that value's longest reading.
+MAX_LEADING_VALUE = 40
 
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
@@ -367,12 +369,18 @@ class Matcher:
         of the class printed: the best-ranked template that reads the most of it."""
         normalised = norm(text)
         best: tuple[tuple[int, ...], Match] | None = None
-        for template in self._by_word.get(normalised.split(" ", 1)[0], ()):
+        # Templates opening with a value (`{func_name}() output pytree structure must match`)
+        # too, when the text gives that value a word or two: the literal text read must still
+        # tell them apart.
+        candidates = self._by_word.get(normalised.split(" ", 1)[0], ())
+        for template in (*candidates, *self._floating):
             if cls and not same_class(template.cls, cls):
                 continue
             pieces, glued = cut_pieces(template.message)
             cut = follow(pieces, template.names, normalised, glued)
             if cut is None or cut.read < MIN_READ:
+                continue
+            if not pieces[0] and len(cut.fields.get(template.names[0], "")) > MAX_LEADING_VALUE:
                 continue
             key = (cut.read, *self._template_key(template))
             if best is None or key > best[0]:

@@ -119,6 +119,22 @@ def json_error(text: str) -> Traceback | None:
     return None
 
 
+# VS Code's notebook error copy cut before its end: its name and (maybe cut) message.
+_CUT_COPY = re.compile(
+    r'\A\s*\{\s*"name":\s*"(?P<name>(?:[^"\\\n]|\\.){1,200})",\s*'
+    r'"message":\s*"(?P<message>(?:[^"\\]|\\.)*)'
+)
+
+
+def cut_json_error(text: str) -> Traceback | None:
+    """VS Code's error copy (`{"name": ..., "message": ...`) that stops before it closes
+    (jax#24939's paste, cut inside the message)."""
+    found = _CUT_COPY.match(text[:MAX_FRAGMENT])
+    if found is None or not found["name"].strip():
+        return None
+    return Traceback(found["name"].strip(), unescape(found["message"]).strip())
+
+
 def json_strings(text: str) -> str | None:
     """A JSON log record: its string values that mention an error, one after the other."""
     data = _json_object(text)

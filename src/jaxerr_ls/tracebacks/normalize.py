@@ -18,6 +18,9 @@ _LINK = re.compile(
     r"\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)"
     r"|\[(\d{1,7})\]\([\w.-]{1,200}:\d{1,7}\)"
 )
+# The same links' text alone, their address dropped by the page it was pasted into: a context
+# line's number in brackets (`--> [336]  return func(...)`).
+_BARE_LINE_LINK = re.compile(r"^(\s*(?:-*> ?)?)\[(\d{1,7})\](?=\s|$)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # VS Code's error copy, possibly cut short: `{"name": "...", "message": "...", "stack": "...`.
 _STRING = r'(?:[^"\\]|\\.)*'
@@ -103,6 +106,8 @@ def strip_markup(lines: list[str]) -> list[str]:
             continue
         if "](" in line:
             line = _LINK.sub(lambda link: link[1] or link[2], line)
+        if "[" in line[:16]:
+            line = _BARE_LINE_LINK.sub(r"\1\2", line)
         out.append(line.rstrip().removesuffix(_PYCHARM).rstrip())
     return out
 

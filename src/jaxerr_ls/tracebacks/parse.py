@@ -90,7 +90,10 @@ def paste_readings(text: str) -> list[Traceback]:
     if found:
         return []
     error = (
-        fragments.json_error(text) or fragments.repr_error(text) or fragments.exception_repr(text)
+        fragments.json_error(text)
+        or fragments.cut_json_error(text)
+        or fragments.repr_error(text)
+        or fragments.exception_repr(text)
     )
     if error is not None:
         return [clean(error)]
@@ -102,8 +105,10 @@ def paste_readings(text: str) -> list[Traceback]:
         # Text before the exception line: a message that quotes an inner error ("The error
         # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
         readings.reverse()
-    # Then what each logged line says, when neither of those names an entry.
+    # Then what each logged line says, when neither of those names an entry; last, JAX's note
+    # that heads a traceback the text stops before the end of (the error was not copied).
     readings.extend(fragments.logged_messages(lines))
+    readings.extend(tb for tb in parse_lines(lines) if is_bare_note(tb))
     return [clean(reading) for reading in readings if reading is not None]
 
 

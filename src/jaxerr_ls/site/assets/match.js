@@ -385,6 +385,7 @@
   var QUOTED_HEADER = /^> ?(?:Traceback \(most recent call last\)|\S+\s+Traceback \()/;
   var HEADER = /^\s*Traceback \(most recent call last\):\s*$/;
   var ANY_HEADER = /Traceback \(most recent call last\)/;
+  var NOTEBOOK_HEADER = /^(?:In \[\d+\]: |\[\d+\]: )?([A-Za-z_][\w.]*)\s+Traceback \(most recent call last\)\s*$/;
   // A class defined in a function too: `jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError`.
   var EXCEPTION = /^([A-Za-z_]\w*(?:\.(?:<locals>\.)?[A-Za-z_]\w*)*)(?::(.*))?$/;
   // fragments.py's exception_repr: a paste that is `ValueError("...")`, maybe cut.
@@ -542,8 +543,17 @@
         var exc = line[0] === " " || line[0] === "\t" ? null : exceptionLine(line);
         if (exc) found = readMessage(lines, j, exc);
       }
+      // ipython.py: a notebook's header names the class when the paste stops before its line.
+      var named = NOTEBOOK_HEADER.exec(lines[header]);
+      if (!found && named) found = { exception: named[1], message: headlessWrapper(lines) };
     }
     if (!found) {
+      // fragments.py: the last line that names an exception by its class's name (a log's
+      // `Key: value` lines before it are no exception), else the first `Name: text` line.
+      for (var n = lines.length - 1; n >= 0 && !found; n--) {
+        var named2 = exceptionLine(lines[n]);
+        if (named2 && named2[2] !== undefined && BARE.test(named2[1])) found = readMessage(lines, n, named2);
+      }
       for (var m = 0; m < lines.length && !found; m++) {
         // pytest's short summary: `FAILED path::test - Class: message...` (fragments.py).
         var summary = SUMMARY.exec(lines[m]);
@@ -555,7 +565,34 @@
       if (!found) found = { exception: "", message: lines.join("\n").trim() };
     }
     found.message = splitNote(found.message);
-    return unwrap(found);
+    return reprInMessage(unwrap(found));
+  }
+
+  // jax.py's headless_wrapper: a paste starting inside JaxStackTraceBeforeTransformation's
+  // message (its header not copied) gives that text to the error the chain ends in.
+  var BEFORE_TAIL = "The preceding stack trace is the source of the JAX operation";
+  function headlessWrapper(lines) {
+    for (var i = 0; i < lines.length && !isSeparator(lines[i]); i++) {
+      if (ANY_HEADER.test(lines[i])) return "";
+      if (lines[i].indexOf(BEFORE_TAIL) === 0) return lines.slice(0, i).join("\n").replace(/^\n+|\s+$/g, "");
+    }
+    return "";
+  }
+
+  // fragments.py's repr_in_message: `Exception: 'TracerArrayConversionError("...` (dask's log of
+  // a task's exception): that exception, its message unescaped twice.
+  function reprInMessage(found) {
+    if (shortClass(found.exception) !== "Exception") return found;
+    var text = found.message.trim();
+    var quote = text.charAt(0);
+    if (quote === "'" || quote === '"') {
+      text = text.slice(1);
+      if (text.slice(-1) === quote) text = text.slice(0, -1);
+      text = unescapePython(text);
+    }
+    var repr = EXCEPTION_REPR.exec(text);
+    if (!repr) return found;
+    return { exception: repr[1], message: unescapePython(repr[3].replace(/\n/g, "")) };
   }
 
   // upgrades/resolve.py without the user's release: a missing JAX (or library) name is
@@ -643,6 +680,8 @@
       return null;
     } else {
       if (printed.indexOf(".") >= 0 && table.modules.indexOf(printed.split(".")[0]) < 0) return null;
+      // A JAX wrapper names the note's entry only when its message (the error) was not copied.
+      if ((table.wrappers || []).indexOf(cls) >= 0 && message.trim()) return null;
       entry = table.names[cls];
     }
     return entry === undefined ? null : { entry: entry, fields: {}, score: 50, by: "class" };

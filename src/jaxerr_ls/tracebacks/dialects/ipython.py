@@ -20,6 +20,8 @@ INPUT = re.compile(r"^(?P<path>Input In ?\[\d+\]), in (?P<func>.*\S)\s*$")
 FILE = re.compile(r"^File (?P<path>\S.*?):(?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$")
 # VS Code's notebooks of 2023: `________ Cell 4 line 9` (a rule of underscores, then the cell).
 VSCODE_CELL = re.compile(r"^_{10,} (?P<path>Cell \d+) line (?P<line>\d+)\s*$")
+# VS Code's notebooks of 2022: `/path/nb.ipynb Cell 11' in <module>`; line from the arrow.
+VSCODE_2022 = re.compile(r"^(?P<path>\S.*?\.ipynb Cell \d+)'? in (?P<func>\S.*)$")
 # IPython <= 7: `<ipython-input-3-5f2b> in <module>`, `/path/x.py in f(x)`; line from the arrow.
 CLASSIC = re.compile(r"^(?P<path>\S[^\s]*(?:\.py|>)|<[^>]+>|\S+\.pyx?) in (?P<func>\S.*)$")
 ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)(?: (?P<source>.*))?$")
@@ -115,7 +117,7 @@ def _frame(line: str) -> Frame | None:
         if found:
             func = found.groupdict().get("func")
             return Frame(found.group("path"), int(found.group("line")), _func(func))
-    found = INPUT.match(line) or CLASSIC.match(line)
+    found = INPUT.match(line) or CLASSIC.match(line) or VSCODE_2022.match(line)
     if found:
         return Frame(found.group("path"), 0, _func(found.group("func")))
     return None

@@ -52,6 +52,15 @@ MAX_LEADING_VALUE = 40
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
 _MID_WORD_WRAP = re.compile(r"(?<=[\w.])\n(?=[\w.])")
+# Words older releases misspelt in a message later releases print corrected: jaxlib's C++ of
+# 2021-22, "Non-hashable static arguments are not supported. An error occured ...".
+_MISSPELT = {"occured": "occurred"}
+_MISSPELLING = re.compile(r"\b(?:" + "|".join(_MISSPELT) + r")\b")
+
+
+def respelled(text: str) -> str:
+    """The text with the misspellings of older releases corrected (`_MISSPELT`)."""
+    return _MISSPELLING.sub(lambda found: _MISSPELT[found.group(0)], text)
 
 
 def _line_starts(text: str) -> list[int]:
@@ -285,12 +294,14 @@ class Matcher:
         the same class first, then the rank of `_ranked` (the first of equals wins). When no
         current wording of the same class matches, the wordings of releases before the main
         index are tried (loaded then) before another class's text or a fuzzy guess; and a
-        message a paste wrapped in the middle of a word (`jax.ops.index\n_add`), joined."""
+        message a paste wrapped in the middle of a word (`jax.ops.index\n_add`), joined; one an
+        older release misspelt, respelt (`respelled`)."""
         found = self._match_text(exception, message)
         if found is None or found.score < 100:
-            joined = _MID_WORD_WRAP.sub("", message)
-            if joined != message:
-                again = self._match_text(exception, joined)
+            for variant in (_MID_WORD_WRAP.sub("", message), respelled(message)):
+                if variant == message:
+                    continue
+                again = self._match_text(exception, variant)
                 if again is not None and again.score >= 100:
                     return again
         return found
@@ -367,7 +378,7 @@ class Matcher:
     def match_cut(self, cls: str, text: str) -> Match | None:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
         of the class printed: the best-ranked template that reads the most of it."""
-        normalised = norm(text)
+        normalised = norm(respelled(text))
         best: tuple[tuple[int, ...], Match] | None = None
         # Templates opening with a value (`{func_name}() output pytree structure must match`)
         # too, when the text gives that value a word or two: the literal text read must still

@@ -135,3 +135,31 @@ def test_vs_code_2022_notebook_frames() -> None:
     [traceback] = parse_paste(whole)
     assert traceback.frames[-1].path.endswith("scratch.ipynb Cell 11")
     assert (traceback.frames[-1].line, traceback.message) == (12, "bad")
+
+
+def test_a_raising_frame_of_an_older_release_is_read_at_that_release_s_lines(
+    matcher: Matcher,
+) -> None:
+    """jax#18780: `RuntimeError: Unable to ini` (cut), raised at `xla_bridge.py:350` in
+    `backends` by JAX 0.3.x, where today's JAX raises nothing near that line: the older index's
+    site names the error, and the explanation states the releases that raised it there."""
+    [found] = explain_text(paste_text("807"), matcher)
+    match = found.match
+    assert match is not None and match.by == "raise_site"
+    assert match.entry.message.startswith("Unable to initialize backend")
+    assert match.entry.versions  # the older releases, joined (extend_entry)
+
+
+def test_an_older_site_needs_a_raising_line(matcher: Matcher) -> None:
+    """A frame of an older release that calls something (not `raise`) names nothing there:
+    the error came from below it."""
+    from jaxerr_ls.catalog.sites import match_raise_site
+    from jaxerr_ls.tracebacks.model import Frame
+
+    frame = Frame(
+        "/usr/local/lib/python3.10/dist-packages/jax/_src/lib/xla_bridge.py",
+        350,
+        "backends",
+        "backend = _init_backend(platform)",
+    )
+    assert match_raise_site(matcher, "RuntimeError", (frame,)) is None

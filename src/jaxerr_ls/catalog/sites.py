@@ -114,17 +114,32 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         return None
     file = site_file(last.path)
     assert file is not None
-    sites = _index(matcher).get((file, last.function.rsplit(".", 1)[-1]), [])
-    near = [
-        (abs(site.line - last.line), not site.entry.curated, site.entry.id, site.entry)
-        for site in sites
-        if abs(site.line - last.line) <= LINE_WINDOW
-        and (cls in _BARE or not cls or short_class(site.entry.exception) == cls)
-    ]
+    key = (file, last.function.rsplit(".", 1)[-1])
+    sites = _index(matcher).get(key, [])
+    near = _near(sites, last.line, cls)
+    if not near and last.source.startswith(_RAISING):
+        # A frame of an older release: its lines are where that release raised (the older
+        # index keeps them), not where today's does; only a raising line counts there.
+        older = matcher.older_matcher()
+        near = _near(_index(older).get(key, []), last.line, cls) if older is not None else []
+        if near:
+            entry = extend_entry(matcher.catalog, min(near, key=lambda found: found[:3])[3])
+            return Match(entry, {}, SITE_SCORE, by="raise_site")
     if not near:
         return _assert_turned_raise(sites, last.source) if cls == "AssertionError" else None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+def _near(sites: list[_Site], line: int, cls: str) -> list[tuple[int, bool, str, Entry]]:
+    """The sites within `LINE_WINDOW` of the frame's line that raise its class (any, for a bare
+    assert or a missing key), sortable by distance, curated first, then id."""
+    return [
+        (abs(site.line - line), not site.entry.curated, site.entry.id, site.entry)
+        for site in sites
+        if abs(site.line - line) <= LINE_WINDOW
+        and (cls in _BARE or not cls or short_class(site.entry.exception) == cls)
+    ]
 
 
 def match_worded_at_site(

@@ -98,3 +98,20 @@ async def test_stop_30_forms_from_the_editor(client: LanguageClient) -> None:
     [cell] = await explain(client, "796")
     assert cell["entry"]["identified_by"] == "raise_site"
     assert cell["entry"]["library"] == "equinox"
+
+
+async def test_stop_31_forms_from_the_editor(client: LanguageClient) -> None:
+    # `import optax` failing in chex's imports, cut before the message (chex#197)
+    [skew] = await explain(client, "887")
+    assert skew["entry"]["id"] == "library-jax-version-skew"
+    assert skew["entry"]["identified_by"] == "raise_site"
+    # JAX's note copied without the error after it (aaf#2)
+    [note] = await explain(client, "438")
+    assert note["entry"]["id"] == "jax-traceback-note-without-error"
+    # VS Code's error copy cut inside its message (jax#24939)
+    [copy] = await explain(client, "948")
+    assert copy["exception"] == "FloatingPointError"
+    assert copy["entry"]["id"] == "debug-nans-invalid-value"
+    # dask's log of a task's exception as a quoted repr (tn4ml#4)
+    [dask] = await explain(client, "831")
+    assert dask["exception"] == "TracerArrayConversionError"

@@ -48,6 +48,8 @@ FUZZY_CUTOFF = 88
 CUT_SCORE = 95
 # A cut message read by a template that opens with a value: that value's longest reading.
 MAX_LEADING_VALUE = 40
+# How much of such a template's first words a cut message must hold to be read by it.
+_PROBE = 16
 
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
@@ -128,6 +130,7 @@ class Matcher:
         self._by_word: dict[str, list[Template]] = {}
         self._last_words: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
         self._floating: list[Template] = []
+        self._floating_cut: list[tuple[Template, list[str], list[bool]]] | None = None
         for template in self.templates:
             if template.prefix and template.whole_word:
                 self._by_word.setdefault(template.prefix.split(" ", 1)[0], []).append(template)
@@ -383,11 +386,19 @@ class Matcher:
         # Templates opening with a value (`{func_name}() output pytree structure must match`)
         # too, when the text gives that value a word or two: the literal text read must still
         # tell them apart.
-        candidates = self._by_word.get(normalised.split(" ", 1)[0], ())
-        for template in (*candidates, *self._floating):
+        candidates = [
+            (template, *cut_pieces(template.message))
+            for template in self._by_word.get(normalised.split(" ", 1)[0], ())
+        ]
+        floating = [
+            found
+            for found in self._floating_pieces()
+            # Reading 40 literal characters means reading the first piece's start at least.
+            if found[1][1][:_PROBE] in normalised
+        ]
+        for template, pieces, glued in (*candidates, *floating):
             if cls and not same_class(template.cls, cls):
                 continue
-            pieces, glued = cut_pieces(template.message)
             cut = follow(pieces, template.names, normalised, glued)
             if cut is None or cut.read < MIN_READ:
                 continue
@@ -397,6 +408,15 @@ class Matcher:
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         return best[1] if best is not None else None
+
+    def _floating_pieces(self) -> list[tuple[Template, list[str], list[bool]]]:
+        """The templates that open with a value, with their pieces as a cut message is read
+        (`templates.cut_pieces`), built on the first cut message."""
+        if self._floating_cut is None:
+            read = [(template, *cut_pieces(template.message)) for template in self._floating]
+            # Only those with words after the opening value: nothing else can be read.
+            self._floating_cut = [found for found in read if len(found[1]) > 1 and found[1][1]]
+        return self._floating_cut
 
     def match_cut_start(self, cls: str, text: str) -> Match | None:
         """A message whose beginning the user left out (`... got Ellipsis.`), of the class

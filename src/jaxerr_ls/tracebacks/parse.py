@@ -136,13 +136,16 @@ def _unwrapped(text: str) -> tuple[list[Traceback], list[str]]:
 
 def parse_lines(lines: list[str], depth: int = 0) -> list[Traceback]:
     found: list[Traceback] = []
-    chained = False
+    chained = separated = False
     index = 0
     while index < len(lines):
         line = lines[index]
         if separator(line):
-            if not found and (wrapper := headless_wrapper(lines[:index])) is not None:
-                found.append(wrapper)
+            if not found and not separated:
+                # The first separator only: the text above it is read once.
+                wrapper = headless_wrapper(lines[:index])
+                found += [wrapper] if wrapper is not None else []
+            separated = True
             chained = bool(found)
             index += 1
             continue

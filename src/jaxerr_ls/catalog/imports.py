@@ -26,7 +26,7 @@ _JAX_PACKAGES = frozenset(
     {
         "haiku", "numpyro", "distrax", "rlax", "jraph", "diffrax", "optimistix", "lineax",
         "blackjax", "jaxopt", "trax", "objax", "elegy", "brax", "alphafold", "colabfold",
-        "evosax", "gymnax", "netket", "dynamax", "mctx", "dm_pix", "jax_md", "jaxtyping",
+        "evosax", "gymnax", "netket", "dynamax", "mctx", "dm_pix", "jax_md",
     }
 )  # fmt: skip
 _PACKAGE = re.compile(r"-packages/(?P<package>[A-Za-z_]\w*)/")

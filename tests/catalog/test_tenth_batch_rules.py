@@ -151,8 +151,9 @@ def test_a_raising_frame_of_an_older_release_is_read_at_that_release_s_lines(
 
 
 def test_an_older_site_needs_a_raising_line(matcher: Matcher) -> None:
-    """A frame of an older release that calls something (not `raise`) names nothing there:
-    the error came from below it."""
+    """A frame of an older release whose line the paste does not show (no source) names nothing
+    there, though the older release raised near that line: only a `raise` line says the error
+    was raised there and not below it."""
     from jaxerr_ls.catalog.sites import match_raise_site
     from jaxerr_ls.tracebacks.model import Frame
 
@@ -160,6 +161,6 @@ def test_an_older_site_needs_a_raising_line(matcher: Matcher) -> None:
         "/usr/local/lib/python3.10/dist-packages/jax/_src/lib/xla_bridge.py",
         350,
         "backends",
-        "backend = _init_backend(platform)",
+        "",
     )
     assert match_raise_site(matcher, "RuntimeError", (frame,)) is None

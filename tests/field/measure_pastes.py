@@ -27,7 +27,7 @@ from typing import Any
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.catalog.mlir import carried_class as mosaic_carried
-from jaxerr_ls.catalog.templates import short_class
+from jaxerr_ls.catalog.templates import same_class, short_class
 from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.tracebacks import Traceback
@@ -43,14 +43,9 @@ MISSES = Path(__file__).parent / "expected_misses.json"
 JAX_STACK = frozenset({"jax", "xla", "pallas", "flax", "equinox", "optax", "orbax", "chex"})
 # Classes renamed between releases: one class for "right class".
 _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
-# Printed classes an entry's class stands for: jaxlib raised XLA's statuses as RuntimeError
-# before XlaRuntimeError (a RuntimeError subclass) existed, with the same text; and jaxlib's
-# C++ `std::runtime_error` (an entry of class RuntimeError) came out as XlaRuntimeError in the
-# releases that translated it so (jax#16119's pytree error): the matcher's `same_class`.
-_PRINTED_AS = {
-    "RuntimeError": frozenset({"XlaRuntimeError"}),
-    "XlaRuntimeError": frozenset({"RuntimeError"}),
-}
+# Printed classes an entry's class stands for are the matcher's own (`same_class`): every class
+# that carries an XLA status to Python is one (jaxlib raised statuses as RuntimeError before
+# XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+")
 _SPACE = re.compile(r"\s+")
 # The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
@@ -152,7 +147,7 @@ class Outcome:
         return (
             printed in self.entry_classes
             or carried in self.entry_classes
-            or bool(_PRINTED_AS.get(printed, frozenset()) & self.entry_classes)
+            or any(same_class(printed, cls) for cls in self.entry_classes)
         )
 
     def to_json(self) -> dict[str, object]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from jaxerr_ls.catalog.match import Matcher
+from jaxerr_ls.catalog.model import LIBRARY_SKEW_ENTRY
 from jaxerr_ls.catalog.sites import SITE_SCORE, site_file
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
-ENTRY = "library-jax-version-skew"  # one of `FRAME_NAMED`
 _CLASSES = frozenset({"AttributeError", "ImportError"})
 # An import statement, the line a module-level frame stops on while importing.
 _IMPORT = re.compile(r"(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+)")
@@ -60,15 +60,15 @@ def match_library_import(
     library's first one inward importing too; None otherwise."""
     if short_class(exception) not in _CLASSES or message.strip() or not frames:
         return None
-    first = next((i for i, frame in enumerate(frames) if _library(frame) is not None), None)
-    if first is None or _library(frames[-1]) is None:
+    libraries = [_library(frame) for frame in frames]
+    first = next((i for i, library in enumerate(libraries) if library is not None), None)
+    if first is None or libraries[-1] is None:
         return None
     if not all(_importing(frame) for frame in frames[first:]):
         return None
-    entry = matcher.catalog.get(ENTRY)
-    if entry is None:
+    entry = matcher.catalog.get(LIBRARY_SKEW_ENTRY)
+    library = libraries[first]
+    if entry is None or library is None:
         return None
-    library = _library(frames[first])
-    assert library is not None
     where = f"while `import {library}` ran its module-level imports"
     return Match(entry, {"library": library}, SITE_SCORE, by="raise_site", where=where)

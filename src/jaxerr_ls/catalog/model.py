@@ -23,7 +23,9 @@ LIBRARY_TAGS = frozenset({"jax", "xla", *LIBRARIES})
 # Curated entries in Python's own wording that only a traceback's frames name (no pattern could
 # tell them from other errors worded so): a file of the user's shadowing a library
 # (`catalog/shadow.py`), a library's import failing on another JAX (`catalog/imports.py`).
-FRAME_NAMED = frozenset({"module-shadowed-by-local-file", "library-jax-version-skew"})
+SHADOWED_ENTRY = "module-shadowed-by-local-file"
+LIBRARY_SKEW_ENTRY = "library-jax-version-skew"
+FRAME_NAMED = frozenset({SHADOWED_ENTRY, LIBRARY_SKEW_ENTRY})
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 
 from jaxerr_ls.catalog.match import Matcher
+from jaxerr_ls.catalog.model import SHADOWED_ENTRY
 from jaxerr_ls.catalog.sites import site_file
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
-ENTRY = "module-shadowed-by-local-file"  # one of `FRAME_NAMED`
 # The libraries whose shadowing the catalog explains (the JAX stack).
 _ROOTS = ("jax", "jaxlib", "flax", "optax", "equinox", "orbax", "chex")
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>\w+)(?:\.\w+)*' has no attribute '(?P<name>\w+)'")
@@ -48,7 +48,7 @@ def match_shadowed(
     if found is None or found.group("module") not in _ROOTS:
         return None
     file = shadowing_file(found.group("module"), frames)
-    entry = matcher.catalog.get(ENTRY)
+    entry = matcher.catalog.get(SHADOWED_ENTRY)
     if file is None or entry is None:
         return None
     fields = {"module": found.group("module"), "name": found.group("name"), "file": file}

@@ -123,7 +123,8 @@ def _whole_message(traceback: Traceback) -> Traceback:
 
 def clean(traceback: Traceback) -> Traceback:
     """Notes split off; a chain that ends in a wrapper ends in the real exception instead, and
-    a message cut short after a wrapper is read whole from the wrapper."""
+    a message cut short after a wrapper is read whole from the wrapper; a bare `Exception`
+    whose message is another exception's quoted repr is that exception (`repr_in_message`)."""
     traceback = _split_notes(repr_in_message(traceback))
     if not is_wrapper(traceback):
         return _whole_message(traceback)

@@ -16,6 +16,7 @@ from jaxerr_ls.tracebacks.dialects import Parsed, cpython, debugger, ipython, py
 from jaxerr_ls.tracebacks.dialects.common import separator, short_class
 from jaxerr_ls.tracebacks.jax import (
     BEFORE_TRANSFORMATION,
+    JAX_NOTE_HEAD,
     clean,
     headless_wrapper,
     is_bare_note,
@@ -108,7 +109,8 @@ def paste_readings(text: str) -> list[Traceback]:
     # Then what each logged line says, when neither of those names an entry; last, JAX's note
     # that heads a traceback the text stops before the end of (the error was not copied).
     readings.extend(fragments.logged_messages(lines))
-    readings.extend(tb for tb in parse_lines(lines) if is_bare_note(tb))
+    if any(JAX_NOTE_HEAD in line for line in lines):
+        readings.extend(tb for tb in parse_lines(lines) if is_bare_note(tb))
     return [clean(reading) for reading in readings if reading is not None]
 
 

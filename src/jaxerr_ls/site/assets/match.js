@@ -551,8 +551,8 @@
       // fragments.py: the last line that names an exception by its class's name (a log's
       // `Key: value` lines before it are no exception), else the first `Name: text` line.
       for (var n = lines.length - 1; n >= 0 && !found; n--) {
-        var named2 = exceptionLine(lines[n]);
-        if (named2 && named2[2] !== undefined && BARE.test(named2[1])) found = readMessage(lines, n, named2);
+        var classed = exceptionLine(lines[n]);
+        if (classed && classed[2] !== undefined && BARE.test(classed[1])) found = readMessage(lines, n, classed);
       }
       for (var m = 0; m < lines.length && !found; m++) {
         // pytest's short summary: `FAILED path::test - Class: message...` (fragments.py).

@@ -394,3 +394,33 @@ def test_eighth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Pa
 
     texts = [paste_text(name) for name in ("831", "901", "438", "674", "843")]
     _page_reads_as_the_cli(matcher, texts, tmp_path)
+
+
+def test_ninth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """The ninth batch's forms the page reads as the command line does: an error written as the
+    text's opening comment (jax#10044), a diff's added log lines (jax#39095), a log's error line
+    under a program's output and warnings (mpx#11), an error before JAX's note whose copy stops
+    after it (jax#20236), and the installation failures' entries (jax#6071, jax#854, jax#6671,
+    xla#16431)."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [
+        paste_text(name)
+        for name in ("1006", "1070", "1071", "1034", "1087", "1094", "1079", "1045")
+    ]
+    _page_reads_as_the_cli(matcher, texts, tmp_path)
+
+
+def test_a_printed_line_alone_names_its_entry(matcher: Matcher, tmp_path: Path) -> None:
+    """A program's output around the message it printed (as jax#2663's, with today's wording):
+    the line that is, alone, an entry's message; JAX's note between pytest's summary lines is
+    not one (numpyro#2067)."""
+    from tests.field.measure_pastes import paste_text
+
+    text = (
+        "aval=2\nnp.tanh(aval)=0.9640276\n"
+        "grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
+        "np.inexact), but got int32. If you want to use Boolean- or integer-valued inputs, use "
+        "vjp or set allow_int to True.\nsadness - grad(np.tanh)(aval) failed"
+    )
+    _page_reads_as_the_cli(matcher, [text, paste_text("605")], tmp_path)

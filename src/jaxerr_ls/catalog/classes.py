@@ -16,7 +16,7 @@ import builtins
 import weakref
 
 from jaxerr_ls.catalog.match import Matcher
-from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.model import WRAPPER_NOTE, Entry
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.catalog.xla import STATUS_CODES, STATUS_PREFIX, family_status
 
@@ -30,7 +30,6 @@ _GENERIC = frozenset(
 # JAX's wrappers around the real exception: never the error itself; copied without it, the entry
 # saying so.
 _WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredStackTrace"})
-WRAPPER_NOTE = "jax-traceback-note-without-error"
 # The class was renamed between releases: one class here.
 # Equinox 0.11.4 and before raised `equinox._errors.EqxRuntimeError` where later releases raise
 # `EquinoxRuntimeError` (read in both wheels' `equinox/_errors.py` and `_jit.py`).

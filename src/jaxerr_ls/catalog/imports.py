@@ -5,6 +5,8 @@ module-level imports is a library written for another JAX release: its modules u
 installed JAX removed or has not added yet (chex's `jax.tree_structure`, optax's
 `jax.experimental.maps`). A notebook excerpt often stops in those import frames, before the
 message that would name the attribute; the frames still say what happened, so they name the entry.
+`import jax` that stops so inside JAX's own modules is JAX failing to load (jaxlib missing or of
+another release, a NumPy it was not built for): an entry of its own.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 import re
 
 from jaxerr_ls.catalog.match import Matcher
-from jaxerr_ls.catalog.model import LIBRARY_SKEW_ENTRY
+from jaxerr_ls.catalog.model import JAX_IMPORT_ENTRY, LIBRARY_SKEW_ENTRY
 from jaxerr_ls.catalog.sites import SITE_SCORE, site_file
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
-_CLASSES = frozenset({"AttributeError", "ImportError"})
+_CLASSES = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError"})
 # An import statement, the line a module-level frame stops on while importing.
 _IMPORT = re.compile(r"(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+)")
 # Installed packages written on JAX's API besides the catalog's libraries (and any whose name
@@ -30,20 +32,30 @@ _JAX_PACKAGES = frozenset(
     }
 )  # fmt: skip
 _PACKAGE = re.compile(r"-packages/(?P<package>[A-Za-z_]\w*)/")
+# A message cut this short inside its first word says nothing the frames do not.
+_MAX_CUT_WORD = 40
 
 
 def _library(frame: Frame) -> str | None:
-    """The library package of an installed library's frame, or None."""
+    """The library package of a JAX-stack library's frame (`jax` for JAX's own), or None."""
     file = site_file(frame.path)
-    if file is not None and not file.startswith("jax/"):
+    if file is not None:
         return file.split("/", 1)[0]
     found = _PACKAGE.search(frame.path.replace("\\", "/"))
     if found is None:
         return None
     package = found["package"]
-    if package in _JAX_PACKAGES or ("jax" in package.lower() and package != "jaxlib"):
+    if package == "jaxlib":
+        return "jax"  # JAX's compiled half, imported by JAX's own modules
+    if package in _JAX_PACKAGES or "jax" in package.lower():
         return package
     return None
+
+
+def _says_nothing(message: str) -> bool:
+    """No message, or one cut inside its first word (`ImportError: /home/fferrett`)."""
+    text = message.strip()
+    return not text or (len(text) <= _MAX_CUT_WORD and not any(c.isspace() for c in text))
 
 
 def _importing(frame: Frame) -> bool:
@@ -55,10 +67,11 @@ def _importing(frame: Frame) -> bool:
 def match_library_import(
     matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
 ) -> Match | None:
-    """The version-skew entry for an `AttributeError`/`ImportError` cut before its message whose
-    innermost frame is a JAX-stack library's module-level import, with every frame from the
-    library's first one inward importing too; None otherwise."""
-    if short_class(exception) not in _CLASSES or message.strip() or not frames:
+    """The version-skew entry for an `AttributeError`/`ImportError` cut before its message (or
+    inside its first word) whose innermost frame is a JAX-stack library's module-level import,
+    with every frame from the library's first one inward importing too (JAX's own: the entry
+    for JAX failing to load); None otherwise."""
+    if short_class(exception) not in _CLASSES or not _says_nothing(message) or not frames:
         return None
     libraries = [_library(frame) for frame in frames]
     first = next((i for i, library in enumerate(libraries) if library is not None), None)
@@ -66,9 +79,12 @@ def match_library_import(
         return None
     if not all(_importing(frame) for frame in frames[first:]):
         return None
-    entry = matcher.catalog.get(LIBRARY_SKEW_ENTRY)
     library = libraries[first]
+    entry = matcher.catalog.get(JAX_IMPORT_ENTRY if library == "jax" else LIBRARY_SKEW_ENTRY)
     if entry is None or library is None:
         return None
     where = f"while `import {library}` ran its module-level imports"
+    stopped_on = frames[-1].source.strip()
+    if library == "jax" and ("jaxlib" in stopped_on or "xla_extension" in stopped_on):
+        where += f", at `{stopped_on}`"
     return Match(entry, {"library": library}, SITE_SCORE, by="raise_site", where=where)

@@ -274,7 +274,7 @@ def entry_from_dict(data: dict[str, Any], *, curated: bool, default_jax: str = "
     other_classes = _strings(data, "other_classes")
     if any(not all(part.isidentifier() for part in c.split(".")) for c in other_classes):
         raise EntryError("other_classes", "each must be a class name such as RuntimeError")
-    if other_classes and not patterns:
+    if other_classes and not (patterns or data.get("id") in FRAME_NAMED):
         raise EntryError("other_classes", "apply to the entry's patterns: give patterns")
     frequency = data.get("frequency", 0)
     if not isinstance(frequency, int) or isinstance(frequency, bool) or not 0 <= frequency <= 100:

@@ -20,7 +20,7 @@ from jaxerr_ls.catalog.loglines import (
 )
 from jaxerr_ls.catalog.match import CUT_SCORE, Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
-from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.model import WRAPPER_NOTE, Entry
 from jaxerr_ls.catalog.templates import Match, short_class
 
 FUZZY_CUTOFF = 92
@@ -28,6 +28,9 @@ FUZZY_CUTOFF = 92
 FUZZY_MARGIN = 4
 # A later paragraph of a message must open with this much literal text to name its error.
 MIN_PARAGRAPH = 60
+# A printed line alone (`_printed_line`): in a text this short, of at least this length.
+MAX_PRINTED_LINES = 12
+MIN_PRINTED_LINE = 40
 # Where a message typed in a comment starts: after `#` and a short label (`#error:`).
 _LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # How far into a paste its log lines are read for their severity.
@@ -65,6 +68,13 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     hits = older.hits(text) if older is not None else []
     if hits:
         return _unambiguous(hits)
+    # A program's output around the message it caught and printed (`print(e)` between its own
+    # lines, jax#2663): a line of a short text that is, alone, an entry's message.
+    found = _printed_line(matcher, text)
+    if found is None and older is not None:
+        found = _printed_line(older, text)
+    if found is not None:
+        return found
     # The message typed in a comment on the line of code that raised it
     # (`jax.grad(mlp)(point) #error: Gradient only defined for ...`): what follows the label.
     for label in _LABEL.finditer(text.split("\n", 1)[0]):
@@ -83,6 +93,19 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         or _cut_log_line(matcher, text)
         or _fuzzy(matcher, text.split("\n", 1)[0])
     )
+
+
+def _printed_line(matcher: Matcher, text: str) -> Match | None:
+    lines = text.split("\n")
+    if not 1 < len(lines) <= MAX_PRINTED_LINES:
+        return None
+    for line in lines:
+        if len(line.strip()) >= MIN_PRINTED_LINE:
+            found = _unambiguous(matcher.hits(line.strip()))
+            # JAX's note between a pytest summary's errors heads an error; it is not one.
+            if found is not None and found.entry.id != WRAPPER_NOTE:
+                return found
+    return None
 
 
 def _severe_log_lines(text: str) -> list[str]:

@@ -280,6 +280,38 @@ def message_stated_at_raise(exception: str, frames: tuple[Frame, ...]) -> str | 
     return found["text"] if short_class(found["cls"]) == short_class(exception) else None
 
 
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def match_literal_at_site(
+    matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
+) -> Match | None:
+    """A paste that stops before its message, whose raising frame in JAX (or a library) shows
+    how the message begins (`raise TypeError(f"{name} requires real- or complex-valued inputs
+    (input dtype "`, a release whose lines the index does not keep): the one entry raised in
+    that function whose wording begins so, fields aside."""
+    last = frames[-1] if frames else None
+    if message.strip() or last is None or site_file(last.path) is None:
+        return None
+    found = _LITERAL.search(last.source)
+    if found is None or short_class(found["cls"]) != short_class(exception):
+        return None
+    opening = " ".join(_FIELD.sub("{}", found["text"]).split())
+    if len(_FIELD.sub("", opening).strip()) < MIN_CUT:
+        return None
+    key = (site_file(last.path) or "", last.function.rsplit(".", 1)[-1])
+    entries = {site.entry.id: site.entry for site in _index(matcher).get(key, [])}
+    named = [
+        entry
+        for entry in entries.values()
+        if short_class(entry.exception) == short_class(exception)
+        and " ".join(_FIELD.sub("{}", entry.message).split()).startswith(opening)
+    ]
+    if len(named) != 1:
+        return None
+    return Match(named[0], {}, SITE_SCORE, by="raise_site")
+
+
 def match_cut_message(
     matcher: Matcher, exception: str, message: str, frames: tuple[Frame, ...]
 ) -> Match | None:

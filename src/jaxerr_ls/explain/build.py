@@ -16,6 +16,7 @@ from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import (
     match_cut_message,
+    match_literal_at_site,
     match_python_site,
     match_raise_site,
     match_worded_at_site,
@@ -122,6 +123,7 @@ def match_traceback(
         found = (
             match_cut_message(matcher, traceback.exception, traceback.message, frames)
             or match_raise_site(matcher, traceback.exception, frames)
+            or match_literal_at_site(matcher, traceback.exception, traceback.message, frames)
             or match_worded_at_site(matcher, traceback.exception, traceback.message, frames)
             or match_python_site(matcher, traceback.exception, traceback.message, frames)
             or match_library_import(matcher, traceback.exception, traceback.message, frames)

@@ -223,6 +223,24 @@ def repr_in_message(traceback: Traceback) -> Traceback:
     return replace(traceback, exception=inner.exception, message=inner.message)
 
 
+_COMMENT = re.compile(r"^\s*#+\s*")
+
+
+def commented_exception(lines: list[str]) -> Traceback | None:
+    """A paste that opens with the error written as a comment (`# ValueError: Non-hashable
+    static arguments ...`, then the rest of its message, jax#10044): that exception, with the
+    lines after it."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    comment = _COMMENT.match(lines[first]) if first is not None else None
+    if first is None or comment is None:
+        return None
+    found = _EXCEPTION.match(lines[first], comment.end())
+    if found is None or found.group("msg") is None:
+        return None
+    message = "\n".join([found.group("msg").removeprefix(" "), *lines[first + 1 :]])
+    return Traceback(found.group("cls"), message.strip("\n"))
+
+
 def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
     """The last line naming an exception, and the lines after it as the rest of its message;
     with the index of that line. An exception line a message quotes ("The error was:" then
@@ -247,6 +265,11 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
             message.pop()
         frames: tuple[Frame, ...] = ()
         warned = _WARNING_AT.match(lines[index][: found.start()].lstrip())
+        source = next((i for i, line in enumerate(message) if _SOURCE_LINE.match(line)), None)
+        if warned and source is not None:
+            # Python prints a warning as its message, then the line that warned: what follows
+            # is the program's output (mpx#11: a log's error line), not the warning's.
+            del message[source + 1 :]
         if warned and _SOURCE_LINE.match(message[-1]):
             # Python's `path:line: FooWarning: msg` ends with the line that warned: where the
             # warning points (the user's line, when the warning's stack level reaches it).

@@ -139,12 +139,19 @@ def clean(traceback: Traceback) -> Traceback:
 def _carried_by_cause(note: Traceback) -> Traceback:
     """A chain cut inside JAX's closing note (`SimplifiedTraceback: For simplicity, ...` and
     nothing after it) while a wrapper before it carries the real exception: JAX raises that same
-    exception after the note, so it is the error, at the wrapper's frames (the user's)."""
+    exception after the note, so it is the error, at the wrapper's frames (the user's). The
+    exception itself before the note (a `KeyReuseError` raised unwrapped, jax#20236) is the
+    error the same way."""
     if short_class(note.exception) != "SimplifiedTraceback":
         return note
     for index in range(len(note.causes) - 1, -1, -1):
         cause = note.causes[index]
-        inner = inner_exception(cause) if is_wrapper(cause) else None
+        if not is_wrapper(cause):
+            if not cause.exception:
+                continue
+            earlier = (*note.causes[:index], replace(note, causes=()))
+            return Traceback(cause.exception, cause.message, cause.frames, earlier, note.notes)
+        inner = inner_exception(cause)
         if inner is not None:
             cls, text = inner
             wrappers = (*note.causes[:index], replace(cause, causes=()), replace(note, causes=()))

@@ -106,6 +106,8 @@ def paste_readings(text: str) -> list[Traceback]:
         # Text before the exception line: a message that quotes an inner error ("The error
         # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
         readings.reverse()
+    # An error written as the text's opening comment is what the rest of the text continues.
+    readings.insert(0, fragments.commented_exception(lines))
     # Then what each logged line says, when neither of those names an entry; last, JAX's note
     # that heads a traceback the text stops before the end of (the error was not copied).
     readings.extend(fragments.logged_messages(lines))

@@ -42,12 +42,24 @@ def strip_prefixes(lines: list[str]) -> list[str]:
         if not (any(_QUOTED_HEADER.match(line) for line in lines) or _all_quoted(lines)):
             break
         lines = [_QUOTE.sub("", line, count=1) for line in lines]
+    lines = _diff_added(lines)
     # One combined pass finds which shapes occur at all; most texts have none.
     seen = {found.lastgroup for line in lines if (found := _ANY.match(line)) and found.lastgroup}
     for position, pattern in enumerate(_PATTERNS):
         if f"p{position}" in seen:
             lines = _strip_runs(lines, pattern)
     return lines
+
+
+def _diff_added(lines: list[str]) -> list[str]:
+    """A diff's added lines (`+   E0929 ... coordination_service_agent.cc:332] ...`, a pull
+    request adding a log to the docs, jax#39095): without the `+` and the indentation they share."""
+    filled = [line for line in lines if line.strip()]
+    if len(filled) < 2 or not all(line.startswith("+") for line in filled):
+        return lines
+    bare = [line[1:] for line in lines]
+    indent = min(len(line) - len(line.lstrip()) for line in bare if line.strip())
+    return [line[indent:] for line in bare]
 
 
 def _all_quoted(lines: list[str]) -> bool:

@@ -409,6 +409,7 @@
   var WRAPPERS = ["UnfilteredStackTrace", "FilteredStackTrace", "SimplifiedTraceback", "JaxStackTraceBeforeTransformation"];
   var WRAPPER_TAIL = /\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\.|The preceding stack trace is the source of the JAX operation)/;
   var NOTE = "--------------------\nFor simplicity, JAX has removed its internal frames";
+  var WRAPPER_NOTE = "jax-traceback-note-without-error";
 
   function exceptionLine(line) {
     var found = EXCEPTION.exec(line);
@@ -446,6 +447,15 @@
       var allQuoted = filled.length > 0 && filled.every(function (l) { return /^>(?: |$)/.test(l); });
       if (!allQuoted && !lines.some(function (l) { return QUOTED_HEADER.test(l); })) break;
       lines = lines.map(function (l) { return l.replace(/^> ?/, ""); });
+    }
+    // prefixes.py's _diff_added: a diff's added lines, without the `+` and their shared indent.
+    var filledLines = lines.filter(function (l) { return l.trim(); });
+    if (filledLines.length >= 2 && filledLines.every(function (l) { return l[0] === "+"; })) {
+      var bare = lines.map(function (l) { return l.slice(1); });
+      var indent = Math.min.apply(null, bare.filter(function (l) { return l.trim(); }).map(function (l) {
+        return l.length - l.replace(/^\s+/, "").length;
+      }));
+      lines = bare.map(function (l) { return l.slice(indent); });
     }
     PREFIXES.forEach(function (prefix) {
       var hits = lines.map(function (l) { return prefix.exec(l); });
@@ -548,6 +558,17 @@
       if (!found && named) found = { exception: named[1], message: headlessWrapper(lines) };
     }
     if (!found) {
+      // fragments.py's commented_exception: the text opens with the error as a comment
+      // (`# ValueError: ...`), the rest of its message on the lines after.
+      var first = 0;
+      while (first < lines.length && !lines[first].trim()) first++;
+      var comment = first < lines.length ? /^\s*#+\s*/.exec(lines[first]) : null;
+      var commented = comment ? exceptionLine(lines[first].slice(comment[0].length)) : null;
+      if (commented && commented[2] !== undefined) {
+        found = { exception: commented[1], message: [commented[2].replace(/^ /, "")].concat(lines.slice(first + 1)).join("\n").replace(/^\n+|\n+$/g, "") };
+      }
+    }
+    if (!found) {
       // fragments.py: the last line that names an exception by its class's name (a log's
       // `Key: value` lines before it are no exception), else the first `Name: text` line.
       for (var n = lines.length - 1; n >= 0 && !found; n--) {
@@ -558,7 +579,10 @@
         // pytest's short summary: `FAILED path::test - Class: message...` (fragments.py).
         var summary = SUMMARY.exec(lines[m]);
         var bare = exceptionLine(summary ? summary[1] : lines[m]);
-        if (bare && bare[2] !== undefined) found = readMessage(lines, m, bare);
+        if (bare && bare[2] !== undefined) {
+          found = readMessage(lines, m, bare);
+          found.loose = true;  // any `Name: text` line: the whole text is read too (explain)
+        }
       }
       var repr = found ? null : EXCEPTION_REPR.exec(text);
       if (repr) found = { exception: repr[1], message: unescapePython(repr[3].replace(/\n/g, "")) };
@@ -710,6 +734,30 @@
         var read = { exception: "", message: message.join("\n") };
         match = this.match("", read.message);
         if (match !== null) found = read;
+      }
+    }
+    if (match === null && found.loose) {
+      // parse.py's paste_readings: the whole text as a message without its class, when the
+      // line read as its exception names nothing (`Delay:  1` above a log's error line).
+      var whole = cleanLines(text).join("\n").trim();
+      var anyClass = this.match("", whole);
+      if (anyClass !== null && anyClass.score >= 100) {
+        match = anyClass;
+        found = { exception: "", message: whole };
+      }
+    }
+    if (match === null && found.exception === "") {
+      // loose.py's _printed_line: a short text's line that is, alone, an entry's message (a
+      // program printing the error between its own lines); JAX's note is not one.
+      var printed = cleanLines(text);
+      for (var k = 0; k < printed.length && printed.length <= 12 && match === null; k++) {
+        var line = printed[k].trim();
+        if (line.length < 40) continue;
+        var hit = this.match("", line);
+        if (hit !== null && hit.score >= 100 && this.entries[hit.entry][0] !== WRAPPER_NOTE) {
+          match = hit;
+          found = { exception: "", message: line };
+        }
       }
     }
     return { found: found, match: match };

@@ -25,7 +25,8 @@ VSCODE_2022 = re.compile(r"^(?P<path>\S.*?\.ipynb Cell \d+)'? in (?P<func>\S.*)$
 # IPython <= 7: `<ipython-input-3-5f2b> in <module>`, `/path/x.py in f(x)`; line from the arrow.
 CLASSIC = re.compile(r"^(?P<path>\S[^\s]*(?:\.py|>)|<[^>]+>|\S+\.pyx?) in (?P<func>\S.*)$")
 ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)(?: (?P<source>.*))?$")
-CONTEXT = re.compile(r"^\s+\d+(?: .*)?$")
+# A numbered context line; a thread's renderer may have dropped its indentation (DMFF#82).
+CONTEXT = re.compile(r"^\s*\d+(?: .*)?$")
 SKIPPED = re.compile(r"^\s*(?:\[\.\.\. skipping .*\]|\(\.\.\.\)|\d+ frames?|\.\.\.)\s*$")
 MESSAGE_END = re.compile(r"^(?:In \[\d+\]:|-{40,}\s*$|\S+\s+Traceback \(most recent call last\)$)")
 

@@ -291,7 +291,8 @@ def match_literal_at_site(
     (input dtype "`, a release whose lines the index does not keep): the one entry raised in
     that function whose wording begins so, fields aside."""
     last = frames[-1] if frames else None
-    if message.strip() or last is None or site_file(last.path) is None:
+    file = site_file(last.path) if last is not None else None
+    if message.strip() or last is None or file is None:
         return None
     found = _LITERAL.search(last.source)
     if found is None or short_class(found["cls"]) != short_class(exception):
@@ -299,7 +300,7 @@ def match_literal_at_site(
     opening = " ".join(_FIELD.sub("{}", found["text"]).split())
     if len(_FIELD.sub("", opening).strip()) < MIN_CUT:
         return None
-    key = (site_file(last.path) or "", last.function.rsplit(".", 1)[-1])
+    key = (file, last.function.rsplit(".", 1)[-1])
     entries = {site.entry.id: site.entry for site in _index(matcher).get(key, [])}
     named = [
         entry

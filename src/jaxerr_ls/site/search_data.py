@@ -14,11 +14,12 @@ from pathlib import PurePosixPath
 
 from jaxerr_ls.catalog.classes import class_table
 from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS, is_generated_log
+from jaxerr_ls.catalog.loose import MAX_PRINTED_LINES, MIN_PRINTED_LINE
 from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher
 from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
 from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
 from jaxerr_ls.catalog.mlir import is_diagnostic
-from jaxerr_ls.catalog.model import LIBRARIES
+from jaxerr_ls.catalog.model import LIBRARIES, WRAPPER_NOTE
 from jaxerr_ls.catalog.partial import MIN_READ
 from jaxerr_ls.catalog.templates import cut_pieces, short_class
 from jaxerr_ls.catalog.xla import (
@@ -135,6 +136,8 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
         "maxMessage": MAX_MESSAGE,
         "minRead": MIN_READ,
         "cutScore": CUT_SCORE,
+        "printedLines": [MAX_PRINTED_LINES, MIN_PRINTED_LINE],
+        "wrapperNote": WRAPPER_NOTE,
         "fuzzyCutoff": FUZZY_CUTOFF,
         "entries": entries,
         "hasPatterns": sorted({position[entry.id] for entry, _ in matcher.patterns}),

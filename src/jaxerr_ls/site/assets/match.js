@@ -409,7 +409,6 @@
   var WRAPPERS = ["UnfilteredStackTrace", "FilteredStackTrace", "SimplifiedTraceback", "JaxStackTraceBeforeTransformation"];
   var WRAPPER_TAIL = /\n*(?:The stack trace (?:below|above) excludes JAX-internal frames\.|The preceding stack trace is the source of the JAX operation)/;
   var NOTE = "--------------------\nFor simplicity, JAX has removed its internal frames";
-  var WRAPPER_NOTE = "jax-traceback-note-without-error";
 
   function exceptionLine(line) {
     var found = EXCEPTION.exec(line);
@@ -750,11 +749,12 @@
       // loose.py's _printed_line: a short text's line that is, alone, an entry's message (a
       // program printing the error between its own lines); JAX's note is not one.
       var printed = cleanLines(text);
-      for (var k = 0; k < printed.length && printed.length <= 12 && match === null; k++) {
+      var bounds = this.data.printedLines;
+      for (var k = 0; k < printed.length && printed.length <= bounds[0] && match === null; k++) {
         var line = printed[k].trim();
-        if (line.length < 40) continue;
+        if (line.length < bounds[1]) continue;
         var hit = this.match("", line);
-        if (hit !== null && hit.score >= 100 && this.entries[hit.entry][0] !== WRAPPER_NOTE) {
+        if (hit !== null && hit.score >= 100 && this.entries[hit.entry][0] !== this.data.wrapperNote) {
           match = hit;
           found = { exception: "", message: line };
         }

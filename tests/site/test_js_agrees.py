@@ -424,3 +424,15 @@ def test_a_printed_line_alone_names_its_entry(matcher: Matcher, tmp_path: Path) 
         "vjp or set allow_int to True.\nsadness - grad(np.tanh)(aval) failed"
     )
     _page_reads_as_the_cli(matcher, [text, paste_text("605")], tmp_path)
+
+
+def test_twelfth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: Path) -> None:
+    """The twelfth batch's entries and forms the page reads as the command line does: the
+    exception line a text opens with, output after it (jax#13409); jaxlib's missing submodule as
+    ModuleNotFoundError (ColabFold#643); a jaxlib object's missing method (jax#14304); ptxas's
+    PTX ISA feature line (xla#11164); a tracer formatted with a spec (jax#23475); Orbax's log
+    line (demonstration-information#1); `Illegal instruction` under QEMU (jax-feedstock#144)."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [paste_text(name) for name in ("1211", "1243", "1203", "1193", "1155", "1143", "1186")]
+    _page_reads_as_the_cli(matcher, texts, tmp_path)

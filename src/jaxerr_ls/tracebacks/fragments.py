@@ -230,11 +230,26 @@ def commented_exception(lines: list[str]) -> Traceback | None:
     """A paste that opens with the error written as a comment (`# ValueError: Non-hashable
     static arguments ...`, then the rest of its message, jax#10044): that exception, with the
     lines after it."""
+    return _opening_exception(lines, commented=True)
+
+
+def opening_exception(lines: list[str]) -> Traceback | None:
+    """The exception line a paste opens with, the rest of the text its message (jax#13409: the
+    error, then the warnings and output the user copied after it)."""
+    return _opening_exception(lines, commented=False)
+
+
+def _opening_exception(lines: list[str], *, commented: bool) -> Traceback | None:
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    comment = _COMMENT.match(lines[first]) if first is not None else None
-    if first is None or comment is None:
+    if first is None:
         return None
-    found = _EXCEPTION.match(lines[first], comment.end())
+    start = 0
+    if commented:
+        comment = _COMMENT.match(lines[first])
+        if comment is None:
+            return None
+        start = comment.end()
+    found = _EXCEPTION.match(lines[first], start)
     if found is None or found.group("msg") is None:
         return None
     message = "\n".join([found.group("msg").removeprefix(" "), *lines[first + 1 :]])

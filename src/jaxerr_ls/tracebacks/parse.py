@@ -111,6 +111,10 @@ def paste_readings(text: str) -> list[Traceback]:
     # Then what each logged line says, when neither of those names an entry; last, JAX's note
     # that heads a traceback the text stops before the end of (the error was not copied).
     readings.extend(fragments.logged_messages(lines))
+    # The exception line the text opens with, when a later one is the one read above: named
+    # for a class-less reading that matched an entry of its class (`explain_paste`).
+    if exception is not None and exception[1] > 0:
+        readings.append(fragments.opening_exception(lines))
     if any(JAX_NOTE_HEAD in line for line in lines):
         readings.extend(tb for tb in parse_lines(lines) if is_bare_note(tb))
     return [clean(reading) for reading in readings if reading is not None]

@@ -745,6 +745,22 @@
         found = { exception: "", message: whole };
       }
     }
+    if (match === null) {
+      // parse.py: the exception line the text opens with, the rest its message (the error,
+      // then output copied after it that ends in another class's line).
+      var opening = cleanLines(text);
+      var start = 0;
+      while (start < opening.length && !opening[start].trim()) start++;
+      var first = start < opening.length ? exceptionLine(opening[start]) : null;
+      if (first && first[2] !== undefined && first[1] !== found.exception) {
+        var read = { exception: first[1], message: [first[2].replace(/^ /, "")].concat(opening.slice(start + 1)).join("\n").trim() };
+        var byOpening = this.match(read.exception, read.message);
+        if (byOpening !== null && byOpening.score >= 100) {
+          match = byOpening;
+          found = read;
+        }
+      }
+    }
     if (match === null && found.exception === "") {
       // loose.py's _printed_line: a short text's line that is, alone, an entry's message (a
       // program printing the error between its own lines); JAX's note is not one.

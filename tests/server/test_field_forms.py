@@ -115,3 +115,21 @@ async def test_stop_31_forms_from_the_editor(client: LanguageClient) -> None:
     # dask's log of a task's exception as a quoted repr (tn4ml#4)
     [dask] = await explain(client, "831")
     assert dask["exception"] == "TracerArrayConversionError"
+
+
+async def test_stop_32_forms_from_the_editor(client: LanguageClient) -> None:
+    # `import jax` stopping at `import jaxlib` in JAX's own frames, cut before the message (jax#531)
+    [load] = await explain(client, "1093")
+    assert load["entry"]["id"] == "jax-import-failed"
+    assert load["entry"]["identified_by"] == "raise_site"
+    # The error written as the text's opening comment (jax#10044)
+    [comment] = await explain(client, "1006")
+    assert comment["exception"] == "ValueError"
+    # An error before JAX's note, the copy stopping after the note (jax#20236)
+    [reuse] = await explain(client, "1034")
+    assert reuse["exception"] == "jax.errors.KeyReuseError"
+    assert reuse["entry"]["id"] == "random-key-reuse"
+    # The exception line a text opens with, output after it (jax#13409)
+    [opening] = await explain(client, "1211")
+    assert opening["exception"] == "AttributeError"
+    assert opening["entry"]["id"] == "jaxlib-missing-attribute"

@@ -48,6 +48,8 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ")
 _SPACE = re.compile(r"\s+")
+# A markdown link the thread's renderer left in a message (`and[/or](https://...)`).
+_LINK = re.compile(r"\[([^\]\n]*)\]\((?:https?://|/)[^)\s]*\)")
 # The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
 # Exception: Leaked trace ...`).
 _CARRIED = re.compile(
@@ -171,10 +173,10 @@ def _cls(name: str) -> str:
 
 
 def _flat(text: str) -> str:
-    """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`)
-    or a diff's `+` (the thread's, not the program's; an index may have kept them in
-    `message_start`)."""
-    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", text).strip())
+    """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`),
+    a diff's `+` or a markdown link's address (the thread's, not the program's; an index may
+    have kept them in `message_start`)."""
+    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", _LINK.sub(r"\1", text)).strip())
 
 
 def paste_text(number: str, directory: Path = PASTES) -> str:

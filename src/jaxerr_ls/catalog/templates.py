@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
@@ -88,17 +89,17 @@ _PROSE_VALUE = 60
 
 def with_fields(match: Match) -> Match:
     """The match with its entry's meaning and solutions stating the values read from the
-    message (opened `{module}.so` -> opened `xla_extension.so`); a field not read
-    stays named."""
-    if not match.fields:
-        return match
+    message (opened `{module}.so` -> opened `xla_extension.so`); one of the entry's fields
+    not read (a message cut short, an entry found by its raise site) reads `…`, and braces
+    that name no field (code: `jax.debug.print("{x}", x=x)`) stay."""
     entry = match.entry
+    names = _field_names(entry)
 
     def fill(text: str) -> str:
         def value(found: re.Match[str]) -> str:
             read = " ".join(match.fields.get(found[1], "").split())
             if not read:
-                return found[0]
+                return _UNREAD if found[1] in names else found[0]
             return read if len(read) <= _PROSE_VALUE else read[: _PROSE_VALUE - 1] + "…"
 
         return _PROSE_FIELD.sub(value, text)
@@ -107,6 +108,23 @@ def with_fields(match: Match) -> Match:
         entry, meaning=fill(entry.meaning), solutions=tuple(fill(s) for s in entry.solutions)
     )
     return replace(match, entry=filled)
+
+
+# What an entry's field not read from the message reads as in an explanation.
+_UNREAD = "…"
+
+
+def _field_names(entry: Entry) -> frozenset[str]:
+    """The fields an entry's message and patterns name (what its prose may state)."""
+    names: set[str] = set()
+    with suppress(TemplateError):
+        names.update(compile_template(entry.message)[1])
+    for pattern in entry.patterns:
+        try:
+            names.update(re.compile(pattern).groupindex)
+        except re.error:
+            continue
+    return frozenset(names)
 
 
 def norm(text: str) -> str:

@@ -180,6 +180,11 @@ def explain_paste(
         explain_traceback(tb, matcher, workspace, reader, jax_version)
         for tb in paste_readings(text)
     ]
+    # A warning read with an entry of another class (its line runs on into the shell's
+    # `Illegal instruction`, OpenTrack#3) gives way to a reading that is sure: a warning is not
+    # what stopped the program.
+    if any(r.match is not None and r.match.score >= 100 for r in readings):
+        readings = [r for r in readings if not _unsure_warning(r)]
     with_class = [reading for reading in readings if reading.traceback.exception]
     for reading in readings:
         match = reading.match
@@ -208,6 +213,12 @@ def explain_paste(
                 return [replace(printed[0], match=match)]
         return [reading]
     return with_class[:1]
+
+
+def _unsure_warning(reading: Explanation) -> bool:
+    match = reading.match
+    cls = short_class(reading.traceback.exception)
+    return match is not None and match.score < 100 and cls.endswith("Warning")
 
 
 def explain_notebook(

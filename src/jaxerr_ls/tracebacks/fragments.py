@@ -268,7 +268,7 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
             continue  # a bare class name counts only as a line of its own (`AssertionError`)
         if index > 0 and _EXCEPTION.search(lines[index - 1]) and lines[index].startswith(" "):
             continue  # an indented continuation that happens to name a class
-        if _quoted(lines, index):
+        if _quoted(lines, index) or _in_carried_traceback(lines, index):
             continue
         text = (found.group("msg") or "").removeprefix(" ")
         if text.startswith(_BOLD_CLOSE) and lines[index][: found.start()].endswith("*"):
@@ -307,6 +307,25 @@ def _quoted(lines: list[str], index: int) -> bool:
         if found is not None and found.start() == len(line) - len(line.lstrip()):
             return True
     return False
+
+
+_CARRIED_HEADER = "Traceback (most recent call last):"
+
+
+def _in_carried_traceback(lines: list[str], index: int) -> bool:
+    """The exception line at `index` ends a traceback that an earlier exception's message
+    carries (`XlaRuntimeError: INTERNAL: ... CpuCallback error: Traceback (most recent call
+    last):`, its frames, then the callback's `RuntimeError: ...`, pymc#7593): that earlier
+    exception is the error."""
+    above = index - 1
+    while above >= 0 and lines[above].startswith((" ", "\t")):
+        above -= 1
+    if above < 0 or above == index - 1:
+        return False
+    head = lines[above].rstrip()
+    if not head.endswith(_CARRIED_HEADER):
+        return False
+    return _EXCEPTION.match(head[: -len(_CARRIED_HEADER)].rstrip()) is not None
 
 
 def message_fragment(lines: list[str]) -> Traceback | None:

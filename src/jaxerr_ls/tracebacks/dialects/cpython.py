@@ -28,6 +28,11 @@ class _Frame:
 
 
 FRAME = _Frame()
+# An exception whose message ends by opening another traceback (`XlaRuntimeError: INTERNAL:
+# ... CpuCallback error: Traceback (most recent call last):`): what follows is its message.
+CARRIER = re.compile(
+    r"^[A-Za-z_][\w.]*(?:Error|Exception): .*\bTraceback \(most recent call last\):\s*$"
+)
 CARET = re.compile(r"^\s*[~^]+[~^ ]*$")
 REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]\s*$")
 # Frames a paste elided: `...`, `[...]`, `(...)`, `...<3 lines>...`, or lines of `.` / `…`.
@@ -69,6 +74,8 @@ def headless(lines: list[str], index: int, frame: re.Match[str]) -> bool:
     if index <= 2 and all(line.startswith((" ", "\t")) for line in lines[:index]):
         return True  # the paste starts inside a frame: its source line, without the frame's
     before = lines[index - 1]
+    if CARRIER.match(before):
+        return False  # the frames of a traceback that exception's message carries (fragments)
     return not (FRAME.match(before) or before.startswith((" ", "\t")))
 
 

@@ -69,8 +69,9 @@ OTHER_ERROR = {
     ("0.4.26", "pallas-kernel-returns-value"): "scan-carry-type-mismatch",
     # 0.4.26's random.split of a batch of keys reshapes instead of telling the keys are batched.
     ("0.4.26", "random-batched-keys"): "jax-062dd7ce",
-    # 0.4.26 says a value "cannot be interpreted as an abstract array" without naming `self`.
-    ("0.4.26", "jit-method-self"): "jax-553d8435",
+    # 0.4.26 says a value "cannot be interpreted as an abstract array" without naming `self`:
+    # the entry for any non-array argument.
+    ("0.4.26", "jit-method-self"): "jit-argument-invalid-type",
     # 0.8.2 fails a bare assert in core.get_memory_space, a check other mistakes reach too: no
     # entry claims it.
     ("0.8.2", "eager-shard-map-ref"): None,

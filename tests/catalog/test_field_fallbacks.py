@@ -81,8 +81,8 @@ def test_a_sentence_without_its_full_stop(matcher: Matcher) -> None:
     """numpyro#853: `IndexError: Array boolean indices must be concrete` (JAX 0.2 printed the
     full stop); a message that goes on after the sentence still does not match."""
     [found] = explain_text(paste_text("078"), matcher)
-    assert found.match is not None and found.match.entry.exception == "IndexError"
-    assert found.match.entry.message == "Array boolean indices must be concrete."
+    assert found.match is not None and found.match.entry.id == "non-concrete-boolean-index"
+    assert "IndexError" in found.match.entry.other_classes  # the class JAX 0.2 raised it as
     assert matcher.match("IndexError", "Array boolean indices must be concrete or else") is None
 
 

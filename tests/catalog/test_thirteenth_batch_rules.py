@@ -83,3 +83,30 @@ def test_a_field_not_read_is_not_printed_as_a_placeholder(matcher: Matcher) -> N
     assert "{primitive}" not in text and "`…` has none" in text
     [nans] = explain_text(paste_text("950"), matcher)
     assert 'jax.debug.print("{x}", x=x)' in "\n".join(render_explanation(nans))
+
+
+@pytest.mark.parametrize(
+    ("number", "entry"),
+    [
+        ("027", "leaked-tracer-check"),  # numpyro#1981: the leak checker's report (proved)
+        ("977", "leaked-tracer-check"),  # dm-haiku#99: without the tracers' list
+        ("553", "vmap-axis-rank-too-small"),  # jax#5201: `pmap got arg 0 of rank 0 but ...`
+        ("078", "non-concrete-boolean-index"),  # numpyro#853: IndexError, 2020's wording
+        ("725", "cond-branch-output-mismatch"),  # flax#1464: `true_fun and false_fun output`
+        ("1291", "cond-branch-output-mismatch"),  # jax#25800: `branch 0 and 1 outputs`
+        ("536", "scan-carry-type-mismatch"),  # jax#15178: `scan carry output and input`
+        ("717", "resource-exhausted-out-of-memory"),  # transformers#13219: `Resource exhausted:`
+        ("272", "dnn-library-initialization-failed"),  # jax#6517: `DNN library is not found`
+        ("070", "static-arg-jax-array"),  # jax#5186: JAX 0.2's wording, a DeviceArray
+        ("335", "jit-argument-invalid-type"),  # jax#14740: `Cannot interpret value of type`
+        ("1317", "gpu-factory-already-registered"),  # ksim-gym#17: TensorFlow and JAX together
+    ],
+)
+def test_pastes_a_generated_entry_explained_reach_a_curated_one(
+    number: str, entry: str, matcher: Matcher
+) -> None:
+    """Each of these reached only an entry generated from a raise site or a log call (its
+    message, no meaning or advice); a curated entry now says what happened and what to do."""
+    found = explain_text(paste_text(number), matcher)[-1]
+    assert found.match is not None and found.match.entry.id == entry
+    assert found.match.entry.curated and found.match.entry.solutions

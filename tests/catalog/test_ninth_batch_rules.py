@@ -9,14 +9,8 @@ import pytest
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.tracebacks.model import Frame
+from tests.catalog.batch_rules import entry_found, named_for_sure
 from tests.field.measure_pastes import paste_text
-
-
-def _found(number: str, matcher: Matcher) -> tuple[str | None, str | None]:
-    explained = explain_text(paste_text(number), matcher)
-    assert explained, number
-    match = explained[-1].match
-    return (match.entry.id, match.by) if match is not None else (None, None)
 
 
 @pytest.mark.parametrize(
@@ -37,7 +31,7 @@ def _found(number: str, matcher: Matcher) -> tuple[str | None, str | None]:
 def test_installation_failures_reach_their_entry(
     number: str, entry: str, by: str, matcher: Matcher
 ) -> None:
-    assert _found(number, matcher) == (entry, by)
+    assert entry_found(number, matcher) == (entry, by)
 
 
 def test_jax_import_failure_says_where_it_stopped(matcher: Matcher) -> None:
@@ -80,9 +74,7 @@ def test_a_library_s_import_stays_version_skew(matcher: Matcher) -> None:
     ],
 )  # fmt: skip
 def test_look_alikes(exception: str, message: str, entry: str | None, matcher: Matcher) -> None:
-    found = matcher.match(exception, message)
-    named = found.entry.id if found is not None and found.score == 100 else None
-    assert named == entry
+    assert named_for_sure(matcher, exception, message) == entry
 
 
 def test_another_package_missing_is_not_jaxlib_missing(matcher: Matcher) -> None:

@@ -8,14 +8,8 @@ import pytest
 
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.explain import explain_text
+from tests.catalog.batch_rules import entry_found, named_for_sure
 from tests.field.measure_pastes import paste_text
-
-
-def _found(number: str, matcher: Matcher) -> tuple[str | None, str | None]:
-    explained = explain_text(paste_text(number), matcher)
-    assert explained, number
-    match = explained[-1].match
-    return (match.entry.id, match.by) if match is not None else (None, None)
 
 
 @pytest.mark.parametrize(
@@ -38,7 +32,7 @@ def _found(number: str, matcher: Matcher) -> tuple[str | None, str | None]:
 def test_twelfth_batch_pastes_reach_their_entry(
     number: str, entry: str, by: str, matcher: Matcher
 ) -> None:
-    assert _found(number, matcher) == (entry, by)
+    assert entry_found(number, matcher) == (entry, by)
 
 
 def test_the_opening_exception_gives_its_class(matcher: Matcher) -> None:
@@ -66,9 +60,7 @@ def test_the_opening_exception_gives_its_class(matcher: Matcher) -> None:
     ],
 )  # fmt: skip
 def test_look_alikes(exception: str, message: str, entry: str | None, matcher: Matcher) -> None:
-    found = matcher.match(exception, message)
-    named = found.entry.id if found is not None and found.score == 100 else None
-    assert named == entry
+    assert named_for_sure(matcher, exception, message) == entry
 
 
 def test_a_key_error_elsewhere_is_not_a_missing_batching_rule(matcher: Matcher) -> None:

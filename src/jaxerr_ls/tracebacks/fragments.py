@@ -21,7 +21,7 @@ import json
 import re
 from dataclasses import replace
 
-from jaxerr_ls.tracebacks.dialects.common import separator
+from jaxerr_ls.tracebacks.dialects.common import CARRIER, separator
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...);
@@ -309,9 +309,6 @@ def _quoted(lines: list[str], index: int) -> bool:
     return False
 
 
-_CARRIED_HEADER = "Traceback (most recent call last):"
-
-
 def _in_carried_traceback(lines: list[str], index: int) -> bool:
     """The exception line at `index` ends a traceback that an earlier exception's message
     carries (`XlaRuntimeError: INTERNAL: ... CpuCallback error: Traceback (most recent call
@@ -320,12 +317,7 @@ def _in_carried_traceback(lines: list[str], index: int) -> bool:
     above = index - 1
     while above >= 0 and lines[above].startswith((" ", "\t")):
         above -= 1
-    if above < 0 or above == index - 1:
-        return False
-    head = lines[above].rstrip()
-    if not head.endswith(_CARRIED_HEADER):
-        return False
-    return _EXCEPTION.match(head[: -len(_CARRIED_HEADER)].rstrip()) is not None
+    return 0 <= above < index - 1 and CARRIER.match(lines[above]) is not None
 
 
 def message_fragment(lines: list[str]) -> Traceback | None:

@@ -16,6 +16,12 @@ SEPARATORS = {
 # Words that make a bare `Name` line (no colon) an exception line rather than prose.
 _BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Warning", "Group", "Iteration")
 
+# An exception whose message ends by opening another traceback (`XlaRuntimeError: INTERNAL:
+# ... CpuCallback error: Traceback (most recent call last):`): what follows is its message.
+CARRIER = re.compile(
+    r"^[A-Za-z_][\w.]*(?:Error|Exception): .*\bTraceback \(most recent call last\):\s*$"
+)
+
 
 def separator(line: str) -> str | None:
     return SEPARATORS.get(line.strip())

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects import Parsed
-from jaxerr_ls.tracebacks.dialects.common import exception_line, separator, trim_message
+from jaxerr_ls.tracebacks.dialects.common import CARRIER, exception_line, separator, trim_message
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 HEADER = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
@@ -28,11 +28,6 @@ class _Frame:
 
 
 FRAME = _Frame()
-# An exception whose message ends by opening another traceback (`XlaRuntimeError: INTERNAL:
-# ... CpuCallback error: Traceback (most recent call last):`): what follows is its message.
-CARRIER = re.compile(
-    r"^[A-Za-z_][\w.]*(?:Error|Exception): .*\bTraceback \(most recent call last\):\s*$"
-)
 CARET = re.compile(r"^\s*[~^]+[~^ ]*$")
 REPEATED = re.compile(r"^\s*\[Previous line repeated \d+ more times?\]\s*$")
 # Frames a paste elided: `...`, `[...]`, `(...)`, `...<3 lines>...`, or lines of `.` / `…`.

@@ -32,6 +32,7 @@ from jaxerr_ls.catalog.xla import runtime_class
 from jaxerr_ls.explain import Explanation, explain_text
 from jaxerr_ls.tracebacks import Traceback
 from jaxerr_ls.tracebacks.jax import WRAPPERS
+from jaxerr_ls.tracebacks.normalize import strip_markup
 from jaxerr_ls.tracebacks.parse import paste_readings
 
 PASTES = Path(__file__).parent / "pastes"
@@ -48,8 +49,6 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ")
 _SPACE = re.compile(r"\s+")
-# A markdown link the thread's renderer left in a message (`and[/or](https://...)`).
-_LINK = re.compile(r"\[([^\]\n]*)\]\((?:https?://|/)[^)\s]*\)")
 # The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
 # Exception: Leaked trace ...`).
 _CARRIED = re.compile(
@@ -176,7 +175,8 @@ def _flat(text: str) -> str:
     """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`),
     a diff's `+` or a markdown link's address (the thread's, not the program's; an index may
     have kept them in `message_start`)."""
-    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", _LINK.sub(r"\1", text)).strip())
+    unlinked = "\n".join(strip_markup(text.split("\n")))  # as the parser reads links
+    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlinked).strip())
 
 
 def paste_text(number: str, directory: Path = PASTES) -> str:

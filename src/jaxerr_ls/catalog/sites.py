@@ -155,21 +155,30 @@ def match_worded_at_site(
         return None
     file = site_file(last.path)
     assert file is not None
-    cls = short_class(exception)
     text = " ".join(message.split())
-    found: dict[str, Entry] = {}
-    for site in _index(matcher).get((file, last.function.rsplit(".", 1)[-1]), []):
-        entry = site.entry
-        if short_class(entry.exception) != cls or entry.id in found:
-            continue
-        # With the wordings of the releases before the main index (the frame's may be one).
-        entry = extend_entry(matcher.catalog, entry)
-        wordings = (entry.message, *(w.message for w in entry.wordings))
-        if any(_whole(wording, text) for wording in wordings):
-            found[entry.id] = entry
+    found = [
+        entry
+        for entry, wordings in _raised_in(matcher, file, last.function, exception)
+        if any(_whole(wording, text) for wording in wordings)
+    ]
     if len(found) != 1:
         return None
-    return Match(next(iter(found.values())), {}, SITE_SCORE, by="raise_site")
+    return Match(found[0], {}, SITE_SCORE, by="raise_site")
+
+
+def _raised_in(
+    matcher: Matcher, file: str, function: str, exception: str
+) -> list[tuple[Entry, tuple[str, ...]]]:
+    """The entries a JAX (or library) function raises with the printed class, each with its
+    wordings, those of the releases before the main index too (the frame's may be one)."""
+    cls = short_class(exception)
+    found: dict[str, tuple[Entry, tuple[str, ...]]] = {}
+    for site in _index(matcher).get((file, function.rsplit(".", 1)[-1]), []):
+        if short_class(site.entry.exception) != cls or site.entry.id in found:
+            continue
+        entry = extend_entry(matcher.catalog, site.entry)
+        found[entry.id] = (entry, (entry.message, *(w.message for w in entry.wordings)))
+    return list(found.values())
 
 
 def _whole(wording: str, text: str) -> bool:
@@ -289,7 +298,7 @@ def match_literal_at_site(
     """A paste that stops before its message, whose raising frame in JAX (or a library) shows
     how the message begins (`raise TypeError(f"{name} requires real- or complex-valued inputs
     (input dtype "`, a release whose lines the index does not keep): the one entry raised in
-    that function whose wording begins so, fields aside."""
+    that function one of whose wordings begins so, fields aside."""
     last = frames[-1] if frames else None
     file = site_file(last.path) if last is not None else None
     if message.strip() or last is None or file is None:
@@ -300,13 +309,10 @@ def match_literal_at_site(
     opening = " ".join(_FIELD.sub("{}", found["text"]).split())
     if len(_FIELD.sub("", opening).strip()) < MIN_CUT:
         return None
-    key = (file, last.function.rsplit(".", 1)[-1])
-    entries = {site.entry.id: site.entry for site in _index(matcher).get(key, [])}
     named = [
         entry
-        for entry in entries.values()
-        if short_class(entry.exception) == short_class(exception)
-        and " ".join(_FIELD.sub("{}", entry.message).split()).startswith(opening)
+        for entry, wordings in _raised_in(matcher, file, last.function, exception)
+        if any(" ".join(_FIELD.sub("{}", w).split()).startswith(opening) for w in wordings)
     ]
     if len(named) != 1:
         return None

@@ -556,17 +556,9 @@
       var named = NOTEBOOK_HEADER.exec(lines[header]);
       if (!found && named) found = { exception: named[1], message: headlessWrapper(lines) };
     }
-    if (!found) {
-      // fragments.py's commented_exception: the text opens with the error as a comment
-      // (`# ValueError: ...`), the rest of its message on the lines after.
-      var first = 0;
-      while (first < lines.length && !lines[first].trim()) first++;
-      var comment = first < lines.length ? /^\s*#+\s*/.exec(lines[first]) : null;
-      var commented = comment ? exceptionLine(lines[first].slice(comment[0].length)) : null;
-      if (commented && commented[2] !== undefined) {
-        found = { exception: commented[1], message: [commented[2].replace(/^ /, "")].concat(lines.slice(first + 1)).join("\n").replace(/^\n+|\n+$/g, "") };
-      }
-    }
+    // fragments.py's commented_exception: the text opens with the error as a comment
+    // (`# ValueError: ...`), the rest of its message on the lines after.
+    if (!found) found = openingException(lines, true);
     if (!found) {
       // fragments.py: the last line that names an exception by its class's name (a log's
       // `Key: value` lines before it are no exception), else the first `Name: text` line.
@@ -589,6 +581,20 @@
     }
     found.message = splitNote(found.message);
     return reprInMessage(unwrap(found));
+  }
+
+  // fragments.py's _opening_exception: the exception line the text opens with (after a `#`
+  // when commented), the lines after it the rest of its message; null when it opens otherwise.
+  function openingException(lines, commented) {
+    var first = 0;
+    while (first < lines.length && !lines[first].trim()) first++;
+    if (first === lines.length) return null;
+    var comment = commented ? /^\s*#+\s*/.exec(lines[first]) : null;
+    if (commented && !comment) return null;
+    var named = exceptionLine(lines[first].slice(comment ? comment[0].length : 0));
+    if (!named || named[2] === undefined) return null;
+    var message = [named[2].replace(/^ /, "")].concat(lines.slice(first + 1)).join("\n");
+    return { exception: named[1], message: message.replace(/^\n+|\n+$/g, "") };
   }
 
   // jax.py's headless_wrapper: a paste starting inside JaxStackTraceBeforeTransformation's
@@ -748,17 +754,11 @@
     if (match === null) {
       // parse.py: the exception line the text opens with, the rest its message (the error,
       // then output copied after it that ends in another class's line).
-      var opening = cleanLines(text);
-      var start = 0;
-      while (start < opening.length && !opening[start].trim()) start++;
-      var first = start < opening.length ? exceptionLine(opening[start]) : null;
-      if (first && first[2] !== undefined && first[1] !== found.exception) {
-        var read = { exception: first[1], message: [first[2].replace(/^ /, "")].concat(opening.slice(start + 1)).join("\n").trim() };
-        var byOpening = this.match(read.exception, read.message);
-        if (byOpening !== null && byOpening.score >= 100) {
-          match = byOpening;
-          found = read;
-        }
+      var opening = openingException(cleanLines(text), false);
+      var byOpening = opening && opening.exception !== found.exception ? this.match(opening.exception, opening.message) : null;
+      if (byOpening !== null && byOpening.score >= 100) {
+        match = byOpening;
+        found = opening;
       }
     }
     if (match === null && found.exception === "") {

@@ -34,10 +34,12 @@ def _prefixes(name: str, skip: int) -> list[str]:
     return [".".join(parts[:k]) for k in range(max(2, skip + 1), len(parts) + 1)]
 
 
-def _first_problem(history: ApiHistory, names: list[str], release: str) -> Verdict | None:
+def _first_problem(
+    history: ApiHistory, names: list[str], release: str, module: bool = False
+) -> Verdict | None:
     found: Verdict | None = None
     for name in names:
-        verdict = history.verdict(name, release)
+        verdict = history.verdict(name, release, module)
         if verdict is None:
             return found
         if verdict.status in _BAD:
@@ -84,7 +86,8 @@ def problems_in(uses: FileUses, history: ApiHistory, release: str | None) -> lis
             names = _prefixes(use.name, skip)
         else:
             names = _prefixes(use.name, 1)
-        verdict = _first_problem(history, names, target)
+        # `import jax.config` needs the module; `from jax import config` takes either.
+        verdict = _first_problem(history, names, target, use.kind in ("import", "from-module"))
         if verdict is None:
             continue
         name = verdict.facts.name

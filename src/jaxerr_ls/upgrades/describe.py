@@ -36,7 +36,10 @@ def use_instead(verdict: Verdict) -> str:
     what = found.group("what").strip() if found else facts.replacement
     if facts.replacement not in what.replace("jnp.", "jax.numpy.").replace("`", ""):
         what = facts.replacement
-    return "use " + what.removesuffix(" instead").strip("` ")
+    what = what.removesuffix(" instead").strip()
+    if what.count("`") == 2 and what.startswith("`") and what.endswith("`"):
+        what = what[1:-1]  # one quoted name; a clause that quotes several keeps its quotes
+    return "use " + what
 
 
 def _derived(verdict: Verdict) -> str:

@@ -98,7 +98,7 @@ class ApiHistory:
         )
         self._keys = [version_key(r) for r in self.releases]
         # Editors ask about the same names on every pause: answers are kept per (name, release).
-        self._verdicts: dict[tuple[str, str | None], Verdict | None] = {}
+        self._verdicts: dict[tuple[str, str | None, bool], Verdict | None] = {}
 
     @property
     def newest(self) -> str:
@@ -125,11 +125,12 @@ class ApiHistory:
             return ()
         return _parse_spans(str(record.get("r", NEVER)), ())
 
-    def facts(self, dotted: str) -> Facts | None:
+    def facts(self, dotted: str, module: bool = False) -> Facts | None:
         """Facts for `jax.numpy.row_stack` (or `jnp.row_stack`), or a module; None if unknown.
 
         A name that is both a submodule and an attribute of its parent (`jax.config` was a
-        module and is the config object) works whenever either exists."""
+        module and is the config object) works whenever either exists, unless it is imported as
+        a module (`module`: `import jax.config` needs the module, the attribute does not do)."""
         name = normalise(dotted)
         record_of_name = self._deprecations.get(name, {})
         fields = _deprecation_fields(record_of_name)
@@ -137,7 +138,7 @@ class ApiHistory:
         parent, _, attribute = name.rpartition(".")
         record = self._modules.get(parent)
         attribute_spans = None
-        if record is not None and not record.get("open"):
+        if record is not None and not record.get("open") and not module:
             names = record.get("names", {})
             if isinstance(names, dict) and attribute in names:
                 attribute_spans = _parse_spans(str(names[attribute]), self._module_spans(parent))
@@ -186,12 +187,13 @@ class ApiHistory:
         index = self.releases.index(release) if release in self.releases else -1
         return self.releases[index + 1] if 0 <= index < len(self.releases) - 1 else ""
 
-    def verdict(self, dotted: str, version: str | None) -> Verdict | None:
-        """Whether `version` (a release, or None for the newest) has the name, and if not why."""
-        key = (dotted, version)
+    def verdict(self, dotted: str, version: str | None, module: bool = False) -> Verdict | None:
+        """Whether `version` (a release, or None for the newest) has the name (as a module, when
+        `module`), and if not why."""
+        key = (dotted, version, module)
         if key in self._verdicts:
             return self._verdicts[key]
-        facts = self.facts(dotted)
+        facts = self.facts(dotted, module)
         found = None
         if facts is not None:
             found = replace(self._verdict(facts, self.release_for(version)), oldest=self.oldest)

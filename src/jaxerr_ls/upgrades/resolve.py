@@ -88,14 +88,17 @@ def name_in(exception: str, message: str) -> str | None:
     return None
 
 
-def _verdict(history: ApiHistory, name: str, version: str | None, warning: bool) -> Verdict | None:
-    """The first part of the dotted name the release lacks (or deprecates, for a warning)."""
+def _verdict(
+    history: ApiHistory, name: str, version: str | None, warning: bool, module: bool = False
+) -> Verdict | None:
+    """The first part of the dotted name the release lacks (or deprecates, for a warning);
+    `module`: each part imported as a module (`No module named 'jax.config'`)."""
     parts = name.split(".")
     prefixes = [".".join(parts[:k]) for k in range(2, len(parts) + 1)]
     for release in (version, None):
         deprecated: Verdict | None = None
         for prefix in prefixes:
-            verdict = history.verdict(prefix, release)
+            verdict = history.verdict(prefix, release, module)
             if verdict is None:
                 break
             if verdict.status in ("removed", "not-yet"):
@@ -108,9 +111,9 @@ def _verdict(history: ApiHistory, name: str, version: str | None, warning: bool)
             break
         # The release we were told does not explain the error (it has the name): the error
         # came from another JAX; answer from the history alone.
-    facts = history.facts(name)
+    facts = history.facts(name, module)
     if facts is not None and facts.spans and not facts.last_release:
-        oldest = history.verdict(name, history.oldest)
+        oldest = history.verdict(name, history.oldest, module)
         if oldest is not None and oldest.status == "not-yet":
             return oldest
     return None
@@ -232,7 +235,7 @@ def upgrade_match(
         if found is None:
             return fallback
         history, version = found, None
-    verdict = _verdict(history, name, version, warning)
+    verdict = _verdict(history, name, version, warning, _NO_MODULE.search(message) is not None)
     if verdict is None:
         elsewhere = _elsewhere(history, name) if library is None and not warning else []
         if elsewhere:

@@ -1,0 +1,3 @@
+from jax.config import config
+
+config.update("jax_enable_x64", True)

@@ -90,6 +90,7 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         found
         or matcher.match_cut_start("", text)
         or matcher.match_cut("", text)
+        or matcher.match_cut_below("", text)
         or _cut_log_line(matcher, text)
         or _fuzzy(matcher, text.split("\n", 1)[0])
     )

@@ -16,7 +16,13 @@ from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_
 from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
 from jaxerr_ls.catalog.model import Catalog, Entry, Wording
-from jaxerr_ls.catalog.partial import MIN_READ, after_head_cut, follow, follow_end
+from jaxerr_ls.catalog.partial import (
+    MIN_READ,
+    after_head_cut,
+    enough_read,
+    follow,
+    follow_end,
+)
 from jaxerr_ls.catalog.specific import says_enough
 from jaxerr_ls.catalog.templates import (
     PIECES,
@@ -111,6 +117,7 @@ class Matcher:
         self._below_entries: list[Entry] = []
         self._below: list[tuple[str, Entry, Wording | None]] | None = None
         self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
+        self._below_cut: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
         for entry in catalog.entries:
             if entry.library == XLA and not entry.curated:
                 self._below_entries.append(entry)
@@ -372,7 +379,11 @@ class Matcher:
             return Match(best[1].entry, best[1].fields, 85)
         # A cut message names its error unless the text is, nearly letter for letter, another
         # template's whole literal text (a generic first line some entry extends).
-        cut = self.match_cut(cls, text) or self.match_cut_start(cls, text)
+        cut = (
+            self.match_cut(cls, text)
+            or (self.match_cut_below(cls, text) if runtime else None)
+            or self.match_cut_start(cls, text)
+        )
         close = self._fuzzy_match(cls, norm(text.split("\n", 1)[0])) if fuzzy or cut else None
         if cut is not None and (close is None or close.score <= CUT_SCORE):
             return cut
@@ -382,7 +393,6 @@ class Matcher:
         """A message cut short that begins one template far enough to tell (`catalog.partial`),
         of the class printed: the best-ranked template that reads the most of it."""
         normalised = norm(respelled(text))
-        best: tuple[tuple[int, ...], Match] | None = None
         # Templates opening with a value (`{func_name}() output pytree structure must match`)
         # too, when the text gives that value a word or two: the literal text read must still
         # tell them apart.
@@ -396,11 +406,22 @@ class Matcher:
             # Reading 40 literal characters means reading the first piece's start at least.
             if found[1][1][:_PROBE] in normalised
         ]
-        for template, pieces, glued in (*candidates, *floating):
+        return self._best_cut(cls, normalised, (*candidates, *floating))
+
+    def _best_cut(
+        self,
+        cls: str,
+        normalised: str,
+        candidates: Iterable[tuple[Template, list[str], list[bool]]],
+    ) -> Match | None:
+        """Of the templates (with their cut pieces) the text begins, of the class printed, the
+        one that reads the most of it, best-ranked among equals."""
+        best: tuple[tuple[int, ...], Match] | None = None
+        for template, pieces, glued in candidates:
             if cls and not same_class(template.cls, cls):
                 continue
             cut = follow(pieces, template.names, normalised, glued)
-            if cut is None or cut.read < MIN_READ:
+            if cut is None or not enough_read(pieces, cut):
                 continue
             if not pieces[0] and len(cut.fields.get(template.names[0], "")) > MAX_LEADING_VALUE:
                 continue
@@ -408,6 +429,20 @@ class Matcher:
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         return best[1] if best is not None else None
+
+    def match_cut_below(self, cls: str, text: str) -> Match | None:
+        """A runtime error's message cut short (XLA's, jaxlib's, a GPU library's), read as
+        `match_cut` reads JAX's, its status code aside (`INVALID_ARGUMENT: ` or none)."""
+        if self._below_cut is None:
+            # Built on the first cut runtime message only (~0.5 s: thousands of templates).
+            self._below_cut = {}
+            for template in self.below_templates():
+                pieces, glued = cut_pieces(strip_status(template.message))
+                if pieces[0]:
+                    first = pieces[0].split(" ", 1)[0]
+                    self._below_cut.setdefault(first, []).append((template, pieces, glued))
+        normalised = norm(strip_status(text.strip()))
+        return self._best_cut(cls, normalised, self._below_cut.get(normalised.split(" ", 1)[0], ()))
 
     def _floating_pieces(self) -> list[tuple[Template, list[str], list[bool]]]:
         """The templates that open with a value, with their pieces as a cut message is read

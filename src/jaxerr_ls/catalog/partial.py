@@ -36,6 +36,26 @@ class Cut:
     fields: dict[str, str]  # placeholder values read (a value cut short is kept as read)
 
 
+# A cut inside a template's last value (every literal piece read, but for a closing mark) needs
+# less: the text is that whole template, its last value cut ("Tuple arity mismatch: 2 != 3;
+# tuple: (State(").
+MIN_READ_TO_LAST_VALUE = 20
+_CLOSING = " .)'\"`"
+
+
+def enough_read(pieces: Sequence[str], cut: Cut) -> bool:
+    """The cut read far enough to name its template: `MIN_READ` literal characters, or every
+    piece up to the last value (`MIN_READ_TO_LAST_VALUE`)."""
+    if cut.read >= MIN_READ:
+        return True
+    closing = pieces[-1] if not pieces[-1].strip(_CLOSING) else ""
+    return (
+        len(pieces) > 1
+        and cut.read >= MIN_READ_TO_LAST_VALUE
+        and cut.read >= sum(len(piece) for piece in pieces) - len(closing)
+    )
+
+
 def _norm(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 

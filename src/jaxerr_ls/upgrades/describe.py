@@ -24,7 +24,8 @@ def gone_since(verdict: Verdict) -> str:
     return f"before {who} {verdict.oldest}"
 
 
-_ADVICE = re.compile(r"\b[Uu]sed?\s+(?P<what>.+?)(?:\.(?=\s|$)|;|$)")
+# The clause ends at a sentence's period ("i.e." and "e.g." are none) or a semicolon.
+_ADVICE = re.compile(r"\b[Uu]sed?\s+(?P<what>.+?)(?:(?<!i\.e)(?<!e\.g)\.(?=\s|$)|;|$)")
 
 
 def use_instead(verdict: Verdict) -> str:

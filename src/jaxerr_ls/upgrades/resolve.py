@@ -101,6 +101,9 @@ def _verdict(
             verdict = history.verdict(prefix, release, module)
             if verdict is None:
                 break
+            if warning and verdict.status == "removed" and verdict.facts.last_release:
+                # A release that warns still has the name: the warning came from before it went.
+                verdict = history.verdict(prefix, verdict.facts.last_release, module) or verdict
             if verdict.status in ("removed", "not-yet"):
                 return verdict
             if verdict.status == "deprecated" and deprecated is None:

@@ -75,8 +75,9 @@ class Proof:
             assert self.entry.example is not None
             version = self.entry.example.jax or None
             match = match_exception(before.exception, before.message or "", matcher, version)
-            if self.entry.python_errors and (match is None or match.entry.id != self.entry.id):
-                # Python's wording raised in the library's code: identified by its frames.
+            by_frames = self.entry.python_errors or self.entry.python_worded
+            if by_frames and (match is None or match.entry.id != self.entry.id):
+                # Python's wording: identified by its frames (where it was raised or called).
                 match = _by_traceback(before.traceback, matcher, version) or match
             if match is None or match.entry.id != self.entry.id:
                 got = match.entry.id if match else None

@@ -27,6 +27,10 @@ EXPECTED = {
     "old_host_callback": ("removed-module", "removed", "0.8.0", ""),
     "old_stax_import": ("removed-module", "removed", "0.3.16", "jax.example_libraries.stax"),
     "old_config_module": ("removed-module", "removed", "0.4.29", "jax.config"),
+    # A keyword a release dropped, added, or never had (the parameter history).
+    "old_clip_keywords": ("keyword-not-in-release", "removed", "0.10.0", ""),
+    "new_reshape_out_sharding": ("keyword-not-in-release", "not-yet", "0.6.1", ""),
+    "typo_jit_keyword": ("keyword-not-in-release", "never", "", ""),
     "old_linear_util_module": ("removed-module", "removed", "0.4.24", "jax.extend.linear_util"),
     "old_index_update_import": ("removed-api", "removed", "0.3.2", ""),
     "new_shard_map": ("api-not-yet-added", "not-yet", "0.6.1", ""),

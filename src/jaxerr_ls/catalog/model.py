@@ -23,11 +23,13 @@ LIBRARY_TAGS = frozenset({"jax", "xla", *LIBRARIES})
 # Curated entries in Python's own wording that only a traceback's frames name (no pattern could
 # tell them from other errors worded so): a file of the user's shadowing a library
 # (`catalog/shadow.py`), a library's import failing on another JAX, or JAX's own import failing
-# (`catalog/imports.py`).
+# (`catalog/imports.py`), a JAX function called with a keyword its release lacks (the calling
+# line names the function: `upgrades/keywords.py`).
 SHADOWED_ENTRY = "module-shadowed-by-local-file"
 LIBRARY_SKEW_ENTRY = "library-jax-version-skew"
 JAX_IMPORT_ENTRY = "jax-import-failed"
-FRAME_NAMED = frozenset({SHADOWED_ENTRY, LIBRARY_SKEW_ENTRY, JAX_IMPORT_ENTRY})
+KEYWORD_ENTRY = "keyword-not-in-release"
+FRAME_NAMED = frozenset({SHADOWED_ENTRY, LIBRARY_SKEW_ENTRY, JAX_IMPORT_ENTRY, KEYWORD_ENTRY})
 # JAX's note that it removed frames, copied without the error it heads.
 WRAPPER_NOTE = "jax-traceback-note-without-error"
 

@@ -70,6 +70,21 @@ def _with_history(
     return upgrade_match(exception, message, matcher.catalog, load_history(), version, match)
 
 
+def _keyword(traceback: Traceback, matcher: Matcher, jax_version: str | None) -> Match | None:
+    """A JAX function called with a keyword the release lacks (`upgrades.keywords`)."""
+    if "unexpected keyword argument" not in traceback.message:
+        return None
+    from jaxerr_ls.catalog.versions import installed_jax_version
+    from jaxerr_ls.upgrades.installed import jax_version_of
+    from jaxerr_ls.upgrades.keywords import keyword_match
+
+    paths = [frame.path for frame in traceback.frames]
+    version = jax_version_of(paths) or jax_version or installed_jax_version()
+    return keyword_match(
+        traceback.exception, traceback.message, traceback.frames, matcher.catalog, version
+    )
+
+
 def explain_traceback(
     traceback: Traceback,
     matcher: Matcher,
@@ -104,7 +119,7 @@ def match_traceback(
         # A removed name's entry only when the API history confirms it, as with a class.
         found = match_any_class(matcher, traceback.message)
         return _with_history("", traceback.message, found, matcher, jax_version, ())
-    found = match_exception(
+    found = _keyword(traceback, matcher, jax_version) or match_exception(
         traceback.exception,
         traceback.message,
         matcher,

@@ -79,7 +79,36 @@ def parse(lines: list[str], index: int, recurse: ParseText, depth: int = 0) -> P
     if group is not None:
         return _parse_group(lines, index, len(group.group("indent")), recurse, depth)
     start = index + 1 if HEADER.match(lines[index]) else index
-    return parse_body(lines, start)
+    parsed = parse_body(lines, start)
+    return _with_typed_input(parsed, lines, index) if parsed is not None else None
+
+
+# The interactive interpreter's prompts: the statement typed, and its continuation lines.
+_PROMPT = re.compile(r"^(?:>>>|\.\.\.)(?: |$)")
+
+
+def _with_typed_input(parsed: Parsed, lines: list[str], header: int) -> Parsed:
+    """`File "<stdin>", line 1, in <module>` prints no source: the interactive interpreter's
+    input is the `>>>` block just above the traceback, its line N the frame's source."""
+    frames = parsed.traceback.frames
+    if not any(f.path == "<stdin>" and not f.source for f in frames):
+        return parsed
+    block: list[str] = []
+    for line in reversed(lines[max(0, header - 50) : header]):
+        if not _PROMPT.match(line):
+            break
+        block.insert(0, line[4:])
+        if line.startswith(">>>"):
+            break
+    if not block or not lines[header - len(block)].startswith(">>>"):
+        return parsed
+    filled = tuple(
+        replace(f, source=block[f.line - 1].strip())
+        if f.path == "<stdin>" and not f.source and 0 < f.line <= len(block)
+        else f
+        for f in frames
+    )
+    return replace(parsed, traceback=replace(parsed.traceback, frames=filled))
 
 
 def looks_like_syntax_error(lines: list[str], index: int) -> bool:

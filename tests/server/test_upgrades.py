@@ -85,3 +85,21 @@ async def test_the_interpreters_release_decides(
     assert all(isinstance(d.data, dict) for d in found)
     assert found[1].data["fields"]["added_in"] == "0.7.2"  # type: ignore[index]
     assert "jax.new_ref is not in JAX 0.4.38" in found[1].message
+
+
+OLD_KEYWORDS = """import jax.numpy as jnp
+
+x = jnp.linspace(-2.0, 2.0, 5)
+print(jnp.clip(x, a_min=0.0))
+"""
+
+
+async def test_a_keyword_the_release_dropped_is_flagged(client: LanguageClient) -> None:
+    # The server runs beside JAX 0.10.2, whose jnp.clip takes `min`/`max` only.
+    uri = open_doc(client, root(client) / "upgrade_keywords.py", OLD_KEYWORDS)
+    [warning] = await wait_predicted(client, uri, 1)
+    assert warning.code == "keyword-not-in-release" and warning.range.start.line == 3
+    assert "`a_min` is no parameter of jax.numpy.clip since JAX 0.10.0" in warning.message
+    assert isinstance(warning.data, dict) and warning.data["fields"]["did_you_mean"] == "min"
+    change(client, uri, OLD_KEYWORDS.replace("a_min=", "min="), 2)
+    assert await wait_predicted(client, uri, 0) == []

@@ -132,3 +132,40 @@ def test_the_interactive_interpreters_input_is_the_frames_source() -> None:
     assert explanation.match is not None
     assert explanation.match.fields["status"] == "never"
     assert "did you mean `donate_argnums`" in explanation.match.entry.title
+
+
+_CALLS = """from functools import partial
+
+import jax
+import jax.numpy as jnp
+from mylib import clip
+
+
+@partial(jax.jit, donate_args=(0,))
+def step(x):
+    return jnp.clip(x, a_min=0.0)
+
+
+y = clip(jnp.ones(3), a_min=0.0)
+if jax.__version__ < "0.4.27":
+    z = jnp.clip(jnp.ones(3), a_min=0.0)
+"""
+
+
+def test_calls_are_checked_against_the_release_before_they_run() -> None:
+    from jaxerr_ls.rules import RULES, check_source
+
+    rule = RULES["api-history"].for_release("0.10.2")  # type: ignore[attr-defined]
+    found = [f for f in check_source(_CALLS, [rule]) if f.entry == "keyword-not-in-release"]
+    # partial(jax.jit, ...) passes its keywords to jax.jit; a library's own `clip` is not JAX's;
+    # a call under a version test is code written for several releases.
+    assert [(f.line, f.fields["keyword"], f.fields["status"]) for f in found] == [
+        (7, "donate_args", "never"),
+        (9, "a_min", "removed"),
+    ]
+    assert (
+        found[1].message == "TypeError: `a_min` is no parameter of jax.numpy.clip since JAX 0.10.0."
+    )
+    older = RULES["api-history"].for_release("0.4.26")  # type: ignore[attr-defined]
+    on_older = [f for f in check_source(_CALLS, [older]) if f.entry == "keyword-not-in-release"]
+    assert [f.fields["keyword"] for f in on_older] == ["donate_args"]

@@ -1,5 +1,6 @@
 """`api-history`: uses of JAX names the target release no longer has, has not added yet, or
-deprecates, from the catalog's API history, with JAX's advice in the message. The release is the
+deprecates, from the catalog's API history, with JAX's advice in the message; and calls giving a
+JAX function a keyword the release does not take (the parameter history). The release is the
 one given (`jaxerr-ls check --jax VERSION`), else the installed `jax`, else the newest catalogued.
 """
 
@@ -8,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from jaxerr_ls.analysis import Model
+from jaxerr_ls.catalog.model import KEYWORD_ENTRY
 from jaxerr_ls.catalog.versions import installed_jax_version
-from jaxerr_ls.rules.base import Finding
+from jaxerr_ls.rules.base import Finding, finding
 from jaxerr_ls.upgrades.check import Problem, problems_in
 from jaxerr_ls.upgrades.history import load_history
+from jaxerr_ls.upgrades.keyword_calls import keyword_problems
+from jaxerr_ls.upgrades.keywords import describe_keyword, fields_of, load_parameter_history
 from jaxerr_ls.upgrades.resolve import (
     DEPRECATED_API,
     NOT_YET_ADDED,
@@ -38,7 +42,13 @@ def _exception(problem: Problem) -> str:
 
 class ApiHistoryRule:
     id = "api-history"
-    entries: tuple[str, ...] = (REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API)
+    entries: tuple[str, ...] = (
+        REMOVED_API,
+        REMOVED_MODULE,
+        NOT_YET_ADDED,
+        DEPRECATED_API,
+        KEYWORD_ENTRY,
+    )
 
     def __init__(self, release: str | None = None) -> None:
         self.release = release  # None: the installed JAX, else the newest catalogued
@@ -67,6 +77,18 @@ class ApiHistoryRule:
                 f"{_exception(problem)}: {problem.message}.",
                 self.id,
                 fields_for(problem.verdict, release),
+            )
+        parameters = load_parameter_history()
+        for wrong in keyword_problems(model.tree, uses.bindings, parameters, release):
+            title, _ = describe_keyword(wrong.facts)
+            callee = wrong.callee.rsplit(".", 1)[-1]
+            yield finding(
+                model,
+                wrong.node,
+                KEYWORD_ENTRY,
+                f"TypeError: {title}.",
+                self.id,
+                fields_of(wrong.facts, callee),
             )
 
 

@@ -47,7 +47,7 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # Printed classes an entry's class stands for are the matcher's own (`same_class`): every class
 # that carries an XLA status to Python is one (jaxlib raised statuses as RuntimeError before
 # XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
-_QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ")
+_QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ?")
 _SPACE = re.compile(r"\s+")
 # The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
 # Exception: Leaked trace ...`).
@@ -173,10 +173,10 @@ def _cls(name: str) -> str:
 
 def _flat(text: str) -> str:
     """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`),
-    a diff's `+` or a markdown link's address (the thread's, not the program's; an index may
-    have kept them in `message_start`)."""
+    a diff's `+`, a markdown link's address or inline-code backticks (the thread's, not the
+    program's; an index may have kept them in `message_start`)."""
     unlinked = "\n".join(strip_markup(text.split("\n")))  # as the parser reads links
-    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlinked).strip())
+    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlinked).strip()).replace("`", "")
 
 
 def paste_text(number: str, directory: Path = PASTES) -> str:

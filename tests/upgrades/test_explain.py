@@ -31,6 +31,8 @@ EXPECTED = {
     "old_clip_keywords": ("keyword-not-in-release", "removed", "0.10.0", ""),
     "new_reshape_out_sharding": ("keyword-not-in-release", "not-yet", "0.6.1", ""),
     "typo_jit_keyword": ("keyword-not-in-release", "never", "", ""),
+    # A module the release has, used after `import jax` alone.
+    "unimported_sparse": ("jax-submodule-not-imported", "not-imported", "", ""),
     "old_linear_util_module": ("removed-module", "removed", "0.4.24", "jax.extend.linear_util"),
     "old_index_update_import": ("removed-api", "removed", "0.3.2", ""),
     "new_shard_map": ("api-not-yet-added", "not-yet", "0.6.1", ""),
@@ -196,3 +198,17 @@ def test_a_name_jax_has_in_another_module(line: str, exception: str, first: str)
     assert match is not None and match.entry.id == "jax-name-in-another-module"
     assert match.entry.exception == exception
     assert match.fields["elsewhere"].split(", ")[0] == first
+
+
+def test_a_submodule_is_not_imported_where_the_release_has_it() -> None:
+    # JAX 0.4.26 had jax.experimental.maps (removed in 0.4.31): there it only needed an import.
+    line = "AttributeError: module 'jax.experimental' has no attribute 'maps'"
+    [old] = explain_text(_traceback(line), MATCHER, jax_version="0.4.26")
+    assert old.match is not None and old.match.entry.id == "jax-submodule-not-imported"
+    assert "import jax.experimental.maps" in old.match.entry.title
+    [new] = explain_text(_traceback(line), MATCHER, jax_version="0.10.2")
+    assert new.match is not None and new.match.entry.id == "removed-module"
+    # A name the parent binds itself is not a submodule to import.
+    tree = "AttributeError: module 'jax' has no attribute 'tree_multimap'"
+    [removed] = explain_text(_traceback(tree), MATCHER, jax_version="0.10.2")
+    assert removed.match is not None and removed.match.entry.id == "removed-api"

@@ -155,6 +155,25 @@ class ApiHistory:
         union = [any(self._has((span,), r) for span in both) for r in self.releases]
         return Facts(name, not attribute_spans, self._spans_of(union), **fields)
 
+    def unimported_submodule(self, dotted: str, version: str | None) -> str | None:
+        """The release (`version`'s, else the newest) in which `dotted` is a module that its
+        parent does not import (`module 'jax.experimental' has no attribute 'sparse'` until
+        `import jax.experimental.sparse`), else None."""
+        name = normalise(dotted)
+        parent, _, attribute = name.rpartition(".")
+        record = self._modules.get(parent)
+        if name not in self._modules or record is None or record.get("open"):
+            return None
+        release = self.release_for(version)
+        if not self._has(self._module_spans(name), release):
+            return None
+        names = record.get("names", {})
+        if isinstance(names, dict) and attribute in names:
+            bound = _parse_spans(str(names[attribute]), self._module_spans(parent))
+            if self._has(bound, release):
+                return None  # the parent binds it: the attribute is there
+        return release
+
     def _spans_of(self, present: list[bool]) -> tuple[tuple[str, str], ...]:
         spans: list[tuple[str, str]] = []
         start: int | None = None

@@ -26,8 +26,18 @@ DEPRECATED_API = "deprecated-api"
 IN_ANOTHER_MODULE = "jax-name-in-another-module"
 # A name under `jax._src` or starting with `_`: no history is kept of private names.
 PRIVATE_NAME = "jax-private-name-missing"
+# `jax.experimental.sparse` used after `import jax` alone: a module its parent does not load.
+SUBMODULE_NOT_IMPORTED = "jax-submodule-not-imported"
 UPGRADE_ENTRIES = frozenset(
-    {REMOVED_API, REMOVED_MODULE, NOT_YET_ADDED, DEPRECATED_API, IN_ANOTHER_MODULE, PRIVATE_NAME}
+    {
+        REMOVED_API,
+        REMOVED_MODULE,
+        NOT_YET_ADDED,
+        DEPRECATED_API,
+        IN_ANOTHER_MODULE,
+        PRIVATE_NAME,
+        SUBMODULE_NOT_IMPORTED,
+    }
 )
 
 # JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
@@ -232,6 +242,10 @@ def upgrade_match(
         return fallback
     warning = short_class(exception) in _WARNINGS
     library = library_of_name(name)
+    if library is None and short_class(exception) in ("AttributeError", ""):
+        found = _unimported(name, message, catalog, history, version)
+        if found is not None:
+            return found
     if library is not None:
         # The JAX release says nothing of the library's: the library's history alone answers.
         found = library_history(library)
@@ -326,6 +340,25 @@ def _in_another_module(
     )
     fields = {"name": name, "status": "elsewhere", "elsewhere": ", ".join(elsewhere)}
     return Match(shown, fields, 100)
+
+
+def _unimported(
+    name: str, message: str, catalog: Catalog, history: ApiHistory, version: str | None
+) -> Match | None:
+    """`module 'jax.experimental' has no attribute 'sparse'` where the release has the module:
+    `import jax` does not load it; importing it does."""
+    if _NO_ATTRIBUTE.search(message) is None:
+        return None
+    release = history.unimported_submodule(name, version)
+    entry = catalog.get(SUBMODULE_NOT_IMPORTED)
+    if release is None or entry is None:
+        return None
+    parent, _, child = normalise(name).rpartition(".")
+    title = f"{parent}.{child} is a module of its own: `import {parent}.{child}` loads it"
+    fields = {"name": f"{parent}.{child}", "module": parent, "attribute": child}
+    return Match(
+        replace(entry, title=title), {**fields, "status": "not-imported", "release": release}, 100
+    )
 
 
 def is_private(name: str) -> bool:

@@ -243,9 +243,9 @@ def upgrade_match(
     warning = short_class(exception) in _WARNINGS
     library = library_of_name(name)
     if library is None and short_class(exception) in ("AttributeError", ""):
-        found = _unimported(name, message, catalog, history, version)
-        if found is not None:
-            return found
+        unimported = _unimported(name, message, catalog, history, version)
+        if unimported is not None:
+            return unimported
     if library is not None:
         # The JAX release says nothing of the library's: the library's history alone answers.
         found = library_history(library)

@@ -40,6 +40,8 @@ from tests.field.measure_pastes import paste_text
         ("1492", "TypeError", "pytree-arithmetic-with-array"),
         # colabtools#3060: Colab's legacy TPU driver, the message in two backticked lines.
         ("1502", "TypeError", "colab-tpu-driver-buffer"),
+        # mctx_learning_demo#4: Haiku's `type[Any]` annotation imported on Python 3.8.
+        ("1472", "TypeError", "python-older-than-the-code"),
     ],
 )
 def test_eleventh_batch_pastes(number: str, exception: str, entry: str, matcher: Matcher) -> None:
@@ -71,3 +73,25 @@ def test_a_warning_is_read_at_a_release_that_still_has_the_name(matcher: Matcher
     assert found.match.fields["release"] == "0.4.23"
     # JAX's advice is whole: "i.e." ends no sentence.
     assert found.match.entry.title.endswith("(i.e. keys created with jax.random.key)")
+
+
+def _module_level(function: str, message: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import mylib\n"
+        '  File "/env/lib/python3.9/site-packages/mylib/core.py", line 7, in ' + function + "\n"
+        "    def run(x: int | None = None) -> None:\n"
+        f"TypeError: {message}\n"
+    )
+
+
+def test_syntax_of_a_newer_python_is_named_by_a_modules_top_level(matcher: Matcher) -> None:
+    union = "unsupported operand type(s) for |: 'type' and 'NoneType'"
+    [found] = explain_text(_module_level("<module>", union), matcher)
+    assert found.match is not None and found.match.entry.id == "python-older-than-the-code"
+    assert found.match.fields["needs"] == "3.10" and found.match.fields["python"] == "3.9"
+    assert found.match.fields["package"] == "mylib"
+    # Inside a function the same words are an ordinary `|` between two values: not this.
+    [inside] = explain_text(_module_level("run", union), matcher)
+    assert inside.match is None or inside.match.entry.id != "python-older-than-the-code"

@@ -182,6 +182,16 @@ def identified_words(
             "we know, so this is the error that class names (or its family's most common case)."
         )
     if match.by == "raise_site" and match.where:
+        if message is not None and message.strip():
+            # Python's own wording (`'type' object is not subscriptable`): the place names it.
+            if short:
+                return (
+                    f"Identified by where it was raised ({match.where}); the wording is Python's."
+                )
+            return (
+                f"Identified by where it was raised ({match.where}): the wording is Python's "
+                "own and names no error by itself; the place does."
+            )
         if short:
             return f"Identified by where it was raised ({match.where}); no message was copied."
         return (

@@ -29,7 +29,11 @@ SHADOWED_ENTRY = "module-shadowed-by-local-file"
 LIBRARY_SKEW_ENTRY = "library-jax-version-skew"
 JAX_IMPORT_ENTRY = "jax-import-failed"
 KEYWORD_ENTRY = "keyword-not-in-release"
-FRAME_NAMED = frozenset({SHADOWED_ENTRY, LIBRARY_SKEW_ENTRY, JAX_IMPORT_ENTRY, KEYWORD_ENTRY})
+# Syntax of a newer Python (`type[Any]`, `int | None`) failing at a module's top level.
+PYTHON_TOO_OLD_ENTRY = "python-older-than-the-code"
+FRAME_NAMED = frozenset(
+    {SHADOWED_ENTRY, LIBRARY_SKEW_ENTRY, JAX_IMPORT_ENTRY, KEYWORD_ENTRY, PYTHON_TOO_OLD_ENTRY}
+)
 # JAX's note that it removed frames, copied without the error it heads.
 WRAPPER_NOTE = "jax-traceback-note-without-error"
 

@@ -13,6 +13,7 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.imports import match_library_import
 from jaxerr_ls.catalog.loose import match_any_class
+from jaxerr_ls.catalog.python_version import match_python_too_old
 from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import (
     match_cut_message,
@@ -142,6 +143,7 @@ def match_traceback(
             or match_worded_at_site(matcher, traceback.exception, traceback.message, frames)
             or match_python_site(matcher, traceback.exception, traceback.message, frames)
             or match_library_import(matcher, traceback.exception, traceback.message, frames)
+            or match_python_too_old(matcher, traceback.exception, traceback.message, frames)
         )
         if found is not None:
             return found

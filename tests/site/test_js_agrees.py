@@ -174,12 +174,32 @@ def test_missing_names_explained_as_the_cli_does(matcher: Matcher, tmp_path: Pat
         "removed-api",
         "removed-api",
         "removed-api",
-        "removed-api",  # jax.linear_util was also an attribute of jax: a name, not a module
+        # `import jax.linear_util` needs the module (removed in 0.4.24), though jax.linear_util
+        # was also an attribute of jax
+        "removed-module",
     ]
     invented = "AttributeError: module 'jax' has no attribute 'no_such_name_anywhere'"
     found = run_node(matcher, [["text", t] for t in [*texts, invented]], tmp_path)
     assert [f[0] for f in found[:-1]] == [m.entry.id for m in expected if m]
     assert found[-1][0] not in ("removed-api", "removed-module", "api-not-yet-added")
+
+
+def test_modules_explained_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:
+    """Real runs of JAX 0.10.2 (tests/upgrades/tracebacks): `from jax.config import config`
+    (the module is gone, the config object is not) and `jax.experimental.sparse` after `import
+    jax` alone (a module to import, not one added later): the page says what the CLI says."""
+    saved = HERE.parent / "upgrades" / "tracebacks"
+    texts = [
+        (saved / name).read_text("utf-8")
+        for name in ("old_config_module@0.10.2.txt", "unimported_sparse@0.10.2.txt")
+    ]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    assert [m.entry.id if m else None for m in expected] == [
+        "removed-module",
+        "jax-submodule-not-imported",
+    ]
+    found = run_node(matcher, [["text", t] for t in texts], tmp_path)
+    assert [f[0] for f in found] == ["removed-module", "jax-submodule-not-imported"]
 
 
 def test_a_class_names_its_entry_as_the_cli_does(matcher: Matcher, tmp_path: Path) -> None:

@@ -30,7 +30,12 @@ from jaxerr_ls.catalog.xla import (
 )
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.libraries import library_history
-from jaxerr_ls.upgrades.resolve import PRIVATE_NAME, UPGRADE_ENTRIES, missing_names
+from jaxerr_ls.upgrades.resolve import (
+    PRIVATE_NAME,
+    SUBMODULE_NOT_IMPORTED,
+    UPGRADE_ENTRIES,
+    missing_names,
+)
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).
@@ -173,19 +178,30 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
     libraries whose API history the catalog holds (`upgrades/resolve.py`, release unknown)."""
     histories = [load_history()]
     histories += [h for h in (library_history(name) for name in LIBRARIES) if h is not None]
-    direct: dict[int, list[str]] = {}
-    whole: dict[int, list[str]] = {}
-    for history in histories:
-        for found, into in zip(missing_names(history), (direct, whole), strict=True):
-            for name, entry_id in found.items():
+    tables: dict[str, dict[int, list[str]]] = {"direct": {}, "whole": {}, "modules": {}}
+    unimported: list[str] = []
+    for index, history in enumerate(histories):
+        found = missing_names(history)
+        for key, names in (
+            ("direct", found.direct),
+            ("whole", found.whole),
+            ("modules", found.modules),
+        ):
+            for name, entry_id in names.items():
                 if entry_id in position:
-                    into.setdefault(position[entry_id], []).append(name)
+                    tables[key].setdefault(position[entry_id], []).append(name)
+        if index == 0:
+            unimported = found.unimported  # JAX's own modules (the entry is about JAX's)
     return {
         "entries": sorted(position[e] for e in UPGRADE_ENTRIES if e in position),
         # A JAX name with a private part (`jax._src...`, `_name`) no history holds.
         "private": position.get(PRIVATE_NAME),
-        "direct": {str(k): sorted(v) for k, v in sorted(direct.items())},
-        "whole": {str(k): sorted(v) for k, v in sorted(whole.items())},
+        **{
+            key: {str(k): sorted(v) for k, v in sorted(table.items())}
+            for key, table in tables.items()
+        },
+        # `module 'jax.experimental' has no attribute 'sparse'`: a module to import.
+        "unimported": {"entry": position.get(SUBMODULE_NOT_IMPORTED), "names": unimported},
     }
 
 

@@ -9,7 +9,7 @@ front of it, and in the match's fields.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jaxerr_ls.catalog.model import Catalog, Entry
@@ -281,14 +281,26 @@ def upgrade_match(
     return Match(shown, fields, 100)
 
 
-def missing_names(history: ApiHistory) -> tuple[dict[str, str], dict[str, str]]:
-    """What a page without the user's JAX (the site's search) needs to say what `_verdict` says
-    with the release unknown: the names the newest release lacks (removed, or not yet added), by
-    entry, read for each prefix of a dotted name; and the names `_verdict` answers only from the
-    whole name (added after the oldest release read)."""
+@dataclass(frozen=True)
+class MissingNames:
+    """What a page without the user's JAX (the site's search) needs to say what `upgrade_match`
+    says with the release unknown, by entry: `direct`, the names the newest release lacks
+    (removed, or not yet added), read for each prefix of a dotted name; `whole`, the names
+    `_verdict` answers only from the whole name (added after the oldest release read);
+    `modules`, the same for a name imported as a module (`No module named ...`); `unimported`,
+    the modules the newest release has that their parent does not import."""
+
+    direct: dict[str, str]
+    whole: dict[str, str]
+    modules: dict[str, str]
+    unimported: list[str]
+
+
+def missing_names(history: ApiHistory) -> MissingNames:
     names = set(history.module_names())
     for module in history.module_names():
         names.update(f"{module}.{attribute}" for attribute in history.attribute_names(module))
+    unimported = sorted(m for m in history.module_names() if history.unimported_submodule(m, None))
     direct: dict[str, str] = {}
     whole: dict[str, str] = {}
     for name in sorted(names):
@@ -297,9 +309,16 @@ def missing_names(history: ApiHistory) -> tuple[dict[str, str], dict[str, str]]:
             direct[name] = entry_for(verdict)
             continue
         verdict = _verdict(history, name, None, False)
-        if verdict is not None:
+        if verdict is not None and name not in unimported:
             whole[name] = entry_for(verdict)
-    return direct, whole
+    modules: dict[str, str] = {}
+    for name in sorted(history.module_names()):
+        verdict = history.verdict(name, None, True)
+        if verdict is None or verdict.status not in ("removed", "not-yet"):
+            verdict = _verdict(history, name, None, False, True)
+        if verdict is not None:
+            modules[name] = entry_for(verdict)
+    return MissingNames(direct, whole, modules, unimported)
 
 
 def _elsewhere(history: ApiHistory, name: str) -> list[str]:

@@ -659,6 +659,10 @@
       };
       this.upgradeNames = byName(data.direct);
       this.upgradeWhole = byName(data.whole);
+      this.upgradeModules = byName(data.modules || {});
+      this.upgradeUnimported = {};
+      var unimported = (data.unimported && data.unimported.names) || [];
+      for (var m = 0; m < unimported.length; m++) this.upgradeUnimported[unimported[m]] = true;
       this.upgradeEntries = {};
       for (var u = 0; u < data.entries.length; u++) this.upgradeEntries[data.entries[u]] = true;
     }
@@ -668,13 +672,27 @@
     var name = nameIn(exception, message);
     if (name === null) return fallback;
     var parts = name.split(".");
+    var own = Object.prototype.hasOwnProperty;
+    var cls = shortClass(exception || "");
+    // upgrades/resolve.py's _unimported: a module the release has, its parent not importing it.
+    var entry = data.unimported ? data.unimported.entry : null;
+    if ((cls === "AttributeError" || cls === "") && NO_ATTRIBUTE.test(message) &&
+        own.call(this.upgradeUnimported, name) && entry !== null && entry !== undefined) {
+      var parent = parts.slice(0, -1).join(".");
+      return {
+        entry: entry, score: 100,
+        fields: { name: name, module: parent, attribute: parts[parts.length - 1], status: "not-imported" },
+      };
+    }
+    // `No module named 'jax.config'` needs the module; an attribute of that name does not do.
+    var names = NO_MODULE.test(message) ? this.upgradeModules : this.upgradeNames;
     for (var k = 2; k <= parts.length; k++) {
       var prefix = parts.slice(0, k).join(".");
-      if (Object.prototype.hasOwnProperty.call(this.upgradeNames, prefix)) {
-        return { entry: this.upgradeNames[prefix], fields: { name: prefix }, score: 100 };
+      if (own.call(names, prefix)) {
+        return { entry: names[prefix], fields: { name: prefix }, score: 100 };
       }
     }
-    if (Object.prototype.hasOwnProperty.call(this.upgradeWhole, name)) {
+    if (names !== this.upgradeModules && own.call(this.upgradeWhole, name)) {
       return { entry: this.upgradeWhole[name], fields: { name: name }, score: 100 };
     }
     // upgrades/resolve.py's is_private: a JAX name with a private part, no history holds it.

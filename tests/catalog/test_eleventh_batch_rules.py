@@ -42,6 +42,12 @@ from tests.field.measure_pastes import paste_text
         ("1502", "TypeError", "colab-tpu-driver-buffer"),
         # mctx_learning_demo#4: Haiku's `type[Any]` annotation imported on Python 3.8.
         ("1472", "TypeError", "python-older-than-the-code"),
+        # jax#22522, grok-1#102 (and the thirteenth's jax#507, grok-1#24, rlax#7): pip's resolver.
+        ("1456", "", "jax-release-not-installable"),
+        ("1460", "", "jax-release-not-installable"),
+        ("1319", "", "jax-release-not-installable"),
+        ("1320", "", "jax-release-not-installable"),
+        ("1322", "", "jax-release-not-installable"),
     ],
 )
 def test_eleventh_batch_pastes(number: str, exception: str, entry: str, matcher: Matcher) -> None:
@@ -95,3 +101,10 @@ def test_syntax_of_a_newer_python_is_named_by_a_modules_top_level(matcher: Match
     # Inside a function the same words are an ordinary `|` between two values: not this.
     [inside] = explain_text(_module_level("run", union), matcher)
     assert inside.match is None or inside.match.entry.id != "python-older-than-the-code"
+
+
+def test_pips_words_name_jaxs_packages_only(matcher: Matcher) -> None:
+    other = "ERROR: Could not find a version that satisfies the requirement torch==1.2 (from versions: none)"
+    assert explain_text(other, matcher) == [] or all(
+        e.match is None for e in explain_text(other, matcher)
+    )

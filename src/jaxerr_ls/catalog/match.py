@@ -186,7 +186,12 @@ class Matcher:
         to list; a template is compiled only when its longest piece is in a message."""
         if self._below is None:
             built: list[tuple[str, Entry, Wording | None]] = []
-            curated = [e for e in self.catalog.entries if e.library == XLA and e.curated]
+            # (Python's or a tool's own wording, `python_worded`, names nothing by itself.)
+            curated = [
+                e
+                for e in self.catalog.entries
+                if e.library == XLA and e.curated and not e.python_worded
+            ]
             for entry in curated + self._below_entries:
                 for wording in (None, *entry.wordings):
                     text = strip_status(entry.message if wording is None else wording.message)

@@ -351,8 +351,6 @@ def test_python_s_wording_is_not_explained_as_a_library_s(
     ("paste", "entry"),
     [
         ("329-flax-1685-setup-attribute.txt", "flax-1bbed5ba"),  # Flax's own double quotes
-        # A lowering rule missing for a platform (jax-metal's debug_callback), JAX's own words.
-        ("513-jax-20375-metal-debug-callback-mlir-rule.txt", "jax-e38ee195"),
         ("166-jax-11828-cuda-prng-symbol-not-found.txt", "xla-internal-customcall-failed-33ee66"),
         ("396-flax-949-invalid-filter-typeerror-before.txt", "flax-1946d392"),
     ],

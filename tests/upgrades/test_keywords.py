@@ -57,9 +57,8 @@ def test_the_history_keeps_each_keywords_releases() -> None:
         {"0.4.1": jit("fun", "backend"), "0.4.2": jit("fun"), "0.4.10": jit("fun", "inline")}
     )
     assert history["releases"] == ["0.4.1", "0.4.2", "0.4.10"]
-    assert history["functions"] == {
-        "jax.jit": {"r": "0.4.1-", "p": {"backend": "0.4.1-0.4.1", "fun": "", "inline": "0.4.10-"}}
-    }
+    # The function's releases, its **kwargs' ("-": never), then each keyword's ("": the same).
+    assert history["functions"] == {"jax.jit": "0.4.1-|-|backend=0.4.1-0.4.1|fun=|inline=0.4.10-"}
 
 
 def test_the_shipped_history_reaches_back_to_the_first_release() -> None:

@@ -45,34 +45,56 @@ class KeywordFacts:
     close: tuple[str, ...]  # of those, the ones spelt like the keyword ("never")
 
 
+@dataclass(frozen=True)
+class _Record:
+    """One function's history, decoded from its `own|open|kw=range|...` string."""
+
+    own: tuple[tuple[str, str], ...]
+    open: tuple[tuple[str, str], ...]
+    keywords: dict[str, tuple[tuple[str, str], ...]]
+
+
+def _decode(text: str) -> _Record:
+    own_text, open_text, *keywords = text.split("|")
+    own = _parse_spans(own_text, ())
+    spans = {}
+    for item in keywords:
+        keyword, _, span = item.partition("=")
+        spans[keyword] = _parse_spans(span, own)
+    return _Record(own, _parse_spans(open_text, own), spans)
+
+
 class ParameterHistory:
     def __init__(self, data: dict[str, object]) -> None:
         releases = data.get("releases", [])
         functions = data.get("functions", {})
         self.releases: tuple[str, ...] = tuple(releases) if isinstance(releases, list) else ()
-        self._functions: dict[str, dict[str, object]] = (
-            functions if isinstance(functions, dict) else {}
+        # Kept as their strings, decoded on demand (a few are read per error).
+        self._functions: dict[str, str] = (
+            {k: v for k, v in functions.items() if isinstance(v, str)}
+            if isinstance(functions, dict)
+            else {}
         )
-        self._by_short: dict[str, list[str]] = {}
-        for name in self._functions:
-            self._by_short.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+        self._by_short: dict[str, list[str]] | None = None  # built when a name is looked up
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one history per process, kept for its lifetime
+    def _record(self, function: str) -> _Record:
+        return _decode(self._functions.get(function, "-|-"))
 
     def named(self, short: str) -> list[str]:
         """The public functions and classes whose own name is `short`."""
+        if self._by_short is None:
+            self._by_short = {}
+            for name in self._functions:
+                self._by_short.setdefault(name.rsplit(".", 1)[-1], []).append(name)
         return self._by_short.get(short, [])
 
     def knows(self, function: str) -> bool:
         return function in self._functions
 
     def _spans(self, function: str, keyword: str | None = None) -> tuple[tuple[str, str], ...]:
-        record = self._functions.get(function, {})
-        own = _parse_spans(str(record.get("r", "-")), ())
-        if keyword is None:
-            return own
-        parameters = record.get("p", {})
-        if not isinstance(parameters, dict) or keyword not in parameters:
-            return ()
-        return _parse_spans(str(parameters[keyword]), own)
+        record = self._record(function)
+        return record.own if keyword is None else record.keywords.get(keyword, ())
 
     def _has(self, spans: tuple[tuple[str, str], ...], release: str) -> bool:
         key = version_key(release)
@@ -82,17 +104,11 @@ class ParameterHistory:
         )
 
     def is_open(self, function: str, release: str) -> bool:
-        record = self._functions.get(function, {})
-        if "open" not in record:
-            return False
-        return self._has(_parse_spans(str(record["open"]), self._spans(function)), release)
+        return self._has(self._record(function).open, release)
 
     def parameters(self, function: str, release: str) -> tuple[str, ...]:
-        record = self._functions.get(function, {})
-        parameters = record.get("p", {})
-        if not isinstance(parameters, dict):
-            return ()
-        return tuple(k for k in parameters if self._has(self._spans(function, k), release))
+        keywords = self._record(function).keywords
+        return tuple(k for k, spans in keywords.items() if self._has(spans, release))
 
     def with_keyword(self, function: str, keyword: str) -> bool:
         return bool(self._spans(function, keyword))

@@ -21,13 +21,14 @@ from pathlib import Path
 from jaxerr_ls.catalog.versions import version_key
 from jaxerr_ls.upgrades.build import (
     _SKIP_NAMES,
+    NEVER,
     _python_files,
     module_name,
     ranges,
     wheel_version,
 )
 
-FORMAT = 1
+FORMAT = 2
 # Re-exports followed at most this deep (`jax.jit` -> `jax._src.api.jit`: one).
 _MAX_HOPS = 6
 
@@ -182,26 +183,22 @@ def release_signatures(files: Mapping[str, str]) -> dict[str, Signature]:
 
 
 def build_parameter_history(by_release: Mapping[str, Mapping[str, Signature]]) -> dict[str, object]:
-    """{"releases": [...], "functions": {name: {"r": range, "open": range, "p": {kw: range}}}};
-    a parameter's range is "" when it is the function's own."""
+    """{"releases": [...], "functions": {name: record}}, each record one string (thousands of
+    them stay a few megabytes lighter in memory than nested tables): `own|open|kw=range|...`,
+    the release ranges of the function, of its `**kwargs` ("-" never) and of each keyword
+    ("" when it is the function's own)."""
     releases = sorted(by_release, key=version_key)
-    functions: dict[str, dict[str, object]] = {}
+    functions: dict[str, str] = {}
     for name in sorted({n for signatures in by_release.values() for n in signatures}):
         per_release = [by_release[r].get(name) for r in releases]
         own = ranges([s is not None for s in per_release], releases)
-        record: dict[str, object] = {"r": own}
         open_range = ranges([s is not None and s.open for s in per_release], releases)
-        if open_range:
-            record["open"] = "" if open_range == own else open_range
         keywords = sorted({k for s in per_release if s is not None for k in s.keywords})
-        spans = {
-            keyword: ranges(
-                [s is not None and keyword in s.keywords for s in per_release], releases
-            )
-            for keyword in keywords
-        }
-        record["p"] = {k: "" if span == own else span for k, span in spans.items()}
-        functions[name] = record
+        parts = [own, "" if open_range == own else open_range or NEVER]
+        for keyword in keywords:
+            span = ranges([s is not None and keyword in s.keywords for s in per_release], releases)
+            parts.append(f"{keyword}={'' if span == own else span}")
+        functions[name] = "|".join(parts)
     return {"format": FORMAT, "releases": releases, "functions": functions}
 
 

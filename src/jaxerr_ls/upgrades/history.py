@@ -77,6 +77,23 @@ def _parse_spans(
     return tuple(spans)
 
 
+def spans_have(spans: tuple[tuple[str, str], ...], release: str) -> bool:
+    """Whether `release` is in one of the (first, last) spans ("" last: to the newest)."""
+    key = version_key(release)
+    return any(
+        version_key(first) <= key and (not last or key <= version_key(last))
+        for first, last in spans
+    )
+
+
+def release_at_or_before(releases: tuple[str, ...], version: str) -> str:
+    """The newest of `releases` (sorted, oldest first) not newer than `version`; the oldest
+    for an older version."""
+    key = version_key(version)
+    older = [r for r in releases if version_key(r) <= key]
+    return older[-1] if older else releases[0]
+
+
 def normalise(name: str) -> str:
     for short, full in _ALIASES:
         if name.startswith(short):
@@ -96,7 +113,6 @@ class ApiHistory:
         self._deprecations: dict[str, dict[str, str]] = (
             deprecations if isinstance(deprecations, dict) else {}
         )
-        self._keys = [version_key(r) for r in self.releases]
         # Editors ask about the same names on every pause: answers are kept per (name, release).
         self._verdicts: dict[tuple[str, str | None, bool], Verdict | None] = {}
 
@@ -191,16 +207,10 @@ class ApiHistory:
         or the newest catalogued (unknown or newer versions); the oldest for older ones."""
         if not version or not self.releases:
             return self.newest
-        key = version_key(version)
-        older = [r for r, k in zip(self.releases, self._keys, strict=True) if k <= key]
-        return older[-1] if older else self.oldest
+        return release_at_or_before(self.releases, version)
 
     def _has(self, spans: tuple[tuple[str, str], ...], release: str) -> bool:
-        key = version_key(release)
-        return any(
-            version_key(first) <= key and (not last or key <= version_key(last))
-            for first, last in spans
-        )
+        return spans_have(spans, release)
 
     def _after(self, release: str) -> str:
         index = self.releases.index(release) if release in self.releases else -1

@@ -22,7 +22,12 @@ from jaxerr_ls.catalog.model import KEYWORD_ENTRY, Catalog
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.catalog.versions import version_key
 from jaxerr_ls.tracebacks.model import Frame
-from jaxerr_ls.upgrades.history import _parse_spans, normalise
+from jaxerr_ls.upgrades.history import (
+    _parse_spans,
+    normalise,
+    release_at_or_before,
+    spans_have,
+)
 
 HISTORY_FILE = "parameter-history.json.gz"
 _UNEXPECTED = re.compile(
@@ -97,11 +102,7 @@ class ParameterHistory:
         return record.own if keyword is None else record.keywords.get(keyword, ())
 
     def _has(self, spans: tuple[tuple[str, str], ...], release: str) -> bool:
-        key = version_key(release)
-        return any(
-            version_key(first) <= key and (not last or key <= version_key(last))
-            for first, last in spans
-        )
+        return spans_have(spans, release)
 
     def is_open(self, function: str, release: str) -> bool:
         return self._has(self._record(function).open, release)
@@ -149,9 +150,7 @@ class ParameterHistory:
         return KeywordFacts(function, keyword, status, release, spans, changed, parameters, close)
 
     def _release_for(self, version: str) -> str:
-        key = version_key(version)
-        older = [r for r in self.releases if version_key(r) <= key]
-        return older[-1] if older else self.releases[0]
+        return release_at_or_before(self.releases, version)
 
     def _after(self, release: str) -> str:
         index = self.releases.index(release)

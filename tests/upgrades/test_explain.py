@@ -115,6 +115,25 @@ def test_new_name_without_a_known_release_still_says_when_it_was_added() -> None
     assert explanation.match is not None
     assert explanation.match.entry.id == "api-not-yet-added"
     assert explanation.match.fields["added_in"] == "0.6.1"
+    # 0.10.2 has the name, so it did not raise this: the text names no release it cannot be.
+    text = explanation.match.entry.meaning + " ".join(explanation.match.entry.solutions)
+    assert "in no JAX release before 0.6.1" in text
+    assert "0.10.2" not in text and "JAX 0.1 " not in text
+
+
+def test_a_later_deprecation_is_no_advice_for_a_release_before_the_name() -> None:
+    # jax.core.DebugInfo came in 0.5.1 and 0.10 deprecates it for jax.extend.core.DebugInfo:
+    # a JAX without the name is told to upgrade, not to use what only later releases offer.
+    [explanation] = explain_text(
+        _traceback("AttributeError: module 'jax.core' has no attribute 'DebugInfo'"),
+        MATCHER,
+        jax_version="0.10.2",
+    )
+    assert explanation.match is not None
+    assert explanation.match.entry.id == "api-not-yet-added"
+    solutions = explanation.match.entry.solutions
+    assert solutions[0].startswith("Upgrade JAX to 0.5.1 or newer")
+    assert not any("jax.extend.core.DebugInfo" in solution for solution in solutions)
 
 
 def test_jax_own_stub_message_is_explained_too() -> None:

@@ -58,8 +58,9 @@ def _derived(verdict: Verdict) -> str:
     return f"use {rename.new} ({rename.why})"
 
 
-def describe(verdict: Verdict) -> str:
-    """One sentence: what the release does with the name, and what JAX says to use."""
+def describe(verdict: Verdict, known: bool = True) -> str:
+    """One sentence: what the release does with the name, and what JAX says to use. `known`:
+    the verdict is for the release that raised (else it is the history's answer alone)."""
     facts, release = verdict.facts, verdict.release
     who = product_of(facts.name)
     kind = "module" if facts.is_module else "name"
@@ -73,6 +74,11 @@ def describe(verdict: Verdict) -> str:
         return (
             f"{facts.name} is not in {who} {release}: the {kind} was removed "
             f"{gone_since(verdict)}{last}{tail}"
+        )
+    if verdict.status == "not-yet" and not known:
+        return (
+            f"{facts.name} is in no {who} release before {verdict.added_in}, where the {kind} "
+            f"was added: the {who} that raised this is older; upgrade {who} to use it"
         )
     if verdict.status == "not-yet":
         return (

@@ -177,14 +177,16 @@ def _specific(verdict: Verdict, version: str | None) -> tuple[str, str, list[str
             f"Upgrade {who} to {wanted} or newer (`pip install -U '{pip}>={wanted}'`)."
         )
         if not library_of_name(name):
-            solutions.append(
-                f"Or write the code for the {who} you have: {who} {verdict.release} has no {name}."
-            )
+            which = f"no {who} before {wanted} has"
+            if version:
+                which = f"{who} {verdict.release} has no"
+            solutions.append(f"Or write the code for the {who} you have: {which} {name}.")
     elif verdict.status == "deprecated":
         title = f"{name} is deprecated" + (f"; {instead}" if instead else "")
     else:
         title = f"{name} was removed {gone_since(verdict)}" + (f"; {instead}" if instead else "")
-    if instead:
+    if instead and verdict.status != "not-yet":
+        # (A later release's deprecation advice names what that release has, not this one.)
         solutions.insert(0, f"{who}'s advice: {instead}.")
     if rename is not None:
         kind = "a drop-in rename" if rename.safe else "not a drop-in"
@@ -199,7 +201,7 @@ def _specific(verdict: Verdict, version: str | None) -> tuple[str, str, list[str
         )
     said = f' {who}\'s message: "{facts.message}"' if facts.message else ""
     yours = f" (the {who} that raised it: {version})" if version else ""
-    first = describe(verdict) + "." + yours + said
+    first = describe(verdict, known=version is not None) + "." + yours + said
     if library_of_name(name):
         # The installed library release is not known from a traceback: say what the releases
         # read show, and how to check the installed one.
@@ -263,7 +265,9 @@ def upgrade_match(
     entry = catalog.get(entry_for(verdict))
     if entry is None:
         return fallback
-    title, first, solutions = _specific(verdict, version)
+    # The release we were told has the name when the history alone answered: it did not raise.
+    told = version if verdict.release == version else None
+    title, first, solutions = _specific(verdict, told)
     shown = _as_printed(
         entry,
         exception,

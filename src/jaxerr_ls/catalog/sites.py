@@ -278,15 +278,33 @@ def message_at_raise(frames: tuple[Frame, ...], message: str) -> str | None:
     return whole
 
 
-def message_stated_at_raise(exception: str, frames: tuple[Frame, ...]) -> str | None:
+def message_stated_at_raise(
+    exception: str, frames: tuple[Frame, ...], message: str = ""
+) -> str | None:
     """The message of a paste that stops before it, when its last frame's line raises the
     printed class with a literal (`--> 305 raise ValueError("No arrays to thread error on
     to.")`). The frame may be any file's (a notebook's elided frames put the library's line
-    under a cell): the literal must be an entry's whole message to count."""
+    under a cell): the literal must be an entry's whole message to count. A message cut inside
+    the literal's first field (`Argument '{ lambda a:f64[15,15]; b:f64[15]. let`, a jaxpr
+    printed in it) is the line's when it begins with the literal's text before that field."""
     found = _LITERAL.search(frames[-1].source) if frames else None
     if found is None or not frames[-1].source.startswith("raise"):
         return None
+    if message.strip() and not _printed_by(found["text"], message):
+        return None
     return found["text"] if short_class(found["cls"]) == short_class(exception) else None
+
+
+def _printed_by(literal: str, message: str) -> bool:
+    """Whether a message cut short begins as the f-string literal does up to its first field,
+    and stops before the literal's text after that field."""
+    field = _FIELD.search(literal)
+    if field is None or len(literal[: field.start()].strip()) < 2:
+        return False
+    before = " ".join(literal[: field.start()].split())
+    after = " ".join(_FIELD.split(literal[field.end() :], 1)[0].split())
+    text = " ".join(message.split())
+    return text.startswith(before) and (not after or after not in text)
 
 
 _FIELD = re.compile(r"\{[^{}]*\}")
@@ -325,7 +343,9 @@ def match_cut_message(
     """A message cut short, or not copied at all, matched as the raising line states it
     (`message_at_raise`, `message_stated_at_raise`)."""
     if message.strip():
-        whole = message_at_raise(frames, message)
+        whole = message_at_raise(frames, message) or message_stated_at_raise(
+            exception, frames, message
+        )
     else:
         whole = message_stated_at_raise(exception, frames)
     if whole is None:

@@ -86,6 +86,25 @@ def _keyword(traceback: Traceback, matcher: Matcher, jax_version: str | None) ->
     )
 
 
+def _cut_name(traceback: Traceback, matcher: Matcher, jax_version: str | None) -> Match | None:
+    """A missing name's message cut inside the name, completed (`upgrades.cut_names`)."""
+    if traceback.message.rstrip().endswith("'") or "'" not in traceback.message:
+        return None  # cheap test first: a cut name leaves its quote open
+    from jaxerr_ls.upgrades.cut_names import complete_cut_name, cut_note
+    from jaxerr_ls.upgrades.history import load_history
+
+    source = traceback.frames[-1].source if traceback.frames else ""
+    completed = complete_cut_name(traceback.message, load_history(), source)
+    if completed is None:
+        return None
+    paths = [frame.path for frame in traceback.frames]
+    found = match_exception(traceback.exception, completed.message, matcher, jax_version, paths)
+    if found is None:
+        return None
+    meaning = found.entry.meaning.rstrip() + "\n\n" + cut_note(completed)
+    return replace(found, entry=replace(found.entry, meaning=meaning), cut=True)
+
+
 def explain_traceback(
     traceback: Traceback,
     matcher: Matcher,
@@ -120,7 +139,8 @@ def match_traceback(
         # A removed name's entry only when the API history confirms it, as with a class.
         found = match_any_class(matcher, traceback.message)
         return _with_history("", traceback.message, found, matcher, jax_version, ())
-    found = _keyword(traceback, matcher, jax_version) or match_exception(
+    found = _cut_name(traceback, matcher, jax_version) or _keyword(traceback, matcher, jax_version)
+    found = found or match_exception(
         traceback.exception,
         traceback.message,
         matcher,

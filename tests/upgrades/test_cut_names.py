@@ -1,0 +1,54 @@
+"""A missing name's message cut inside the name is completed only when one name can be meant
+(field pastes: kfac-jax#314's `'DebugInf`, localcolabfold#282's `'transf`)."""
+
+from __future__ import annotations
+
+from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.explain import explain_text
+from jaxerr_ls.upgrades.cut_names import complete_cut_name
+from jaxerr_ls.upgrades.history import load_history
+
+HISTORY = load_history()
+
+
+def test_an_attribute_cut_inside_its_name_is_the_one_name_of_the_module_it_begins() -> None:
+    completed = complete_cut_name(
+        "module 'jax.core' has no attribute 'DebugInf", HISTORY, source=""
+    )
+    assert completed is not None
+    assert completed.name == "jax.core.DebugInfo"
+    assert completed.message == "module 'jax.core' has no attribute 'DebugInfo'"
+
+
+def test_a_prefix_several_names_begin_is_left_as_it_is() -> None:
+    # jax.tree_map, jax.tree_flatten, jax.tree_util, ...: which one is not known.
+    assert complete_cut_name("module 'jax' has no attribute 'tree_", HISTORY, "") is None
+    # Too short to say anything, and a message that is whole.
+    assert complete_cut_name("module 'jax.core' has no attribute 'De", HISTORY, "") is None
+    assert complete_cut_name("module 'jax.core' has no attribute 'DebugInfo'", HISTORY, "") is None
+
+
+def test_an_import_cut_inside_its_name_is_read_from_the_raising_line() -> None:
+    line = "from jax._src.api import transformation, vmap as _vmap"
+    completed = complete_cut_name("cannot import name 'transf", HISTORY, line)
+    assert completed is not None
+    assert completed.message == "cannot import name 'transformation' from 'jax._src.api'"
+    # The line imports no name that begins so, or is not an import from JAX.
+    assert complete_cut_name("cannot import name 'grad_", HISTORY, line) is None
+    assert (
+        complete_cut_name("cannot import name 'transf", HISTORY, "from foo import transf_x") is None
+    )
+
+
+def test_the_explanation_says_what_was_read_into_the_cut_message() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.11/site-packages/ferminet/train.py", line 3, in <module>\n'
+        "    kfac_jax.foo()\n"
+        "AttributeError: module 'jax.core' has no attribute 'DebugInf"
+    )
+    [explanation] = explain_text(text, Matcher(load_catalog()), jax_version="0.4.30")
+    assert explanation.match is not None
+    assert explanation.match.entry.id == "api-not-yet-added"
+    assert explanation.match.cut
+    assert "`DebugInf` is read as `jax.core.DebugInfo`" in explanation.match.entry.meaning

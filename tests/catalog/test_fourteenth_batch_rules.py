@@ -25,6 +25,8 @@ from tests.field.measure_pastes import paste_text
         ("1595", "ImportError", "jax-private-name-missing"),
         # localcolabfold#149: pip's resolver after the install, chex's JAX range not met.
         ("1714", "", "pip-jax-requirement-conflict"),
+        # jax#7444: a libtpu on a machine whose metadata server has no TPU (an HTML 404 in it).
+        ("1578", "UserWarning", "cloud-tpu-init-failed"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

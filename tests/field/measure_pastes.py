@@ -49,6 +49,8 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
 _QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ?")
 _SPACE = re.compile(r"\s+")
+# The end of a line of a notebook file's JSON (`...instead.\\n",`), kept by an index as printed.
+_NOTEBOOK_LINE_END = re.compile(r'\\n",?\s*$')
 # The class a wrapper's message starts with (a bare `Exception` too: `FilteredStackTrace:
 # Exception: Leaked trace ...`).
 _CARRIED = re.compile(
@@ -176,7 +178,8 @@ def _flat(text: str) -> str:
     a diff's `+`, a markdown link's address or inline-code backticks (the thread's, not the
     program's; an index may have kept them in `message_start`)."""
     unlinked = "\n".join(strip_markup(text.split("\n")))  # as the parser reads links
-    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlinked).strip()).replace("`", "")
+    unlisted = _NOTEBOOK_LINE_END.sub("", unlinked)
+    return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlisted).strip()).replace("`", "")
 
 
 def paste_text(number: str, directory: Path = PASTES) -> str:

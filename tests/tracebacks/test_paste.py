@@ -225,3 +225,21 @@ def test_a_wrapper_header_cut_before_its_text_gives_way_to_the_error_before_it()
     [found] = parse_paste(paste_text("487"))
     assert found.exception == "KeyError"
     assert found.message.startswith("('eigh', { lambda ; a:f32[1,214,4,4]. let")
+
+
+def test_lines_of_a_notebook_files_json_are_their_text(matcher: Matcher) -> None:
+    # netket#1302: an output line copied from the .ipynb file, quotes, `\n` and comma included.
+    line = (
+        '      "/home/romanar/.local/lib/python3.9/site-packages/optax/_src/update.py:42: '
+        "FutureWarning: jax.tree_multimap is deprecated, and will be removed in a future "
+        'release. Use jax.tree_map instead.\\n",'
+    )
+    [explanation] = explain_text(line, matcher)
+    assert explanation.traceback.exception == "FutureWarning"
+    assert explanation.traceback.message.endswith("Use jax.tree_map instead.")
+    assert explanation.traceback.frames[0].path.startswith("/home/romanar/")
+    # JAX 0.3 warned through a wrapper the API history does not read: its own words say it.
+    assert explanation.match is not None and explanation.match.entry.id == "deprecated-api"
+    # A quoted line of code that is not such a list stays as it is.
+    [quoted] = parse_paste('"ValueError: x must be positive",')
+    assert quoted.message.startswith("x must be positive")

@@ -72,6 +72,24 @@ def unwrap_json(text: str) -> str:
     return _cut_copy(stripped) or text
 
 
+# A line of a notebook file's JSON (an output's `"text"` list): `"...\\n",`.
+_NOTEBOOK_JSON_LINE = re.compile(rf'^\s*"(?P<text>{_STRING})",?\s*$')
+
+
+def unwrap_notebook_lines(text: str) -> str:
+    """Lines copied from an `.ipynb` file's JSON (`"...: FutureWarning: ...\\n",`), each a
+    string of an output's text list: their text, unescaped. Only when every line is one and
+    one at least ends in an escaped line end (a quoted line of code is no such list)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    found = [_NOTEBOOK_JSON_LINE.match(line) for line in lines]
+    if not lines or any(f is None for f in found):
+        return text
+    strings = [f["text"] for f in found if f is not None]
+    if not any(s.endswith("\\n") for s in strings):
+        return text
+    return "".join(_unescape(s) for s in strings)
+
+
 def _cut_copy(text: str) -> str | None:
     found = _COPY.match(text)
     if found is None:
@@ -114,4 +132,4 @@ def strip_markup(lines: list[str]) -> list[str]:
 
 def clean_lines(text: str) -> list[str]:
     """The whole text-level pipeline: the lines a dialect parser reads."""
-    return strip_markup(normalize(unwrap_json(text)).split("\n"))
+    return strip_markup(normalize(unwrap_notebook_lines(unwrap_json(text))).split("\n"))

@@ -25,7 +25,7 @@ from jaxerr_ls.tracebacks.jax import (
     without_cut_wrapper,
 )
 from jaxerr_ls.tracebacks.model import Traceback
-from jaxerr_ls.tracebacks.normalize import clean_lines
+from jaxerr_ls.tracebacks.normalize import clean_lines, unwrap_notebook_lines
 from jaxerr_ls.tracebacks.prefixes import strip_prefixes
 
 # Every traceback start contains one of these (headers, frames, boxes, debugger popups,
@@ -123,7 +123,10 @@ def paste_readings(text: str) -> list[Traceback]:
 def _unwrapped(text: str) -> tuple[list[Traceback], list[str]]:
     """Tracebacks found once the text is unwrapped, else its unwrapped lines."""
     record = fragments.json_strings(text)
-    escaped = record is None and fragments.looks_escaped(text)
+    # A notebook file's output lines are unwrapped line by line (`clean_lines`), not as one
+    # escaped string: their quotes and commas are the file's, not the message's.
+    listed = unwrap_notebook_lines(text) != text
+    escaped = record is None and not listed and fragments.looks_escaped(text)
     if record is not None:
         text = record
     elif escaped:

@@ -99,10 +99,17 @@ def name_in(exception: str, message: str) -> str | None:
 
 
 def _verdict(
-    history: ApiHistory, name: str, version: str | None, warning: bool, module: bool = False
+    history: ApiHistory,
+    name: str,
+    version: str | None,
+    warning: bool,
+    module: bool = False,
+    said: bool = False,
 ) -> Verdict | None:
     """The first part of the dotted name the release lacks (or deprecates, for a warning);
-    `module`: each part imported as a module (`No module named 'jax.config'`)."""
+    `module`: each part imported as a module (`No module named 'jax.config'`); `said`: the
+    warning is JAX's own "X is deprecated", which the history may not have recorded (JAX 0.3's
+    `jax.tree_multimap` warned through a wrapper the extractor does not read)."""
     parts = name.split(".")
     prefixes = [".".join(parts[:k]) for k in range(2, len(parts) + 1)]
     for release in (version, None):
@@ -114,6 +121,8 @@ def _verdict(
             if warning and verdict.status == "removed" and verdict.facts.last_release:
                 # A release that warns still has the name: the warning came from before it went.
                 verdict = history.verdict(prefix, verdict.facts.last_release, module) or verdict
+            if said and prefix == name and verdict.status == "ok":
+                verdict = replace(verdict, status="deprecated")
             if verdict.status in ("removed", "not-yet"):
                 return verdict
             if verdict.status == "deprecated" and deprecated is None:
@@ -254,7 +263,9 @@ def upgrade_match(
         if found is None:
             return fallback
         history, version = found, None
-    verdict = _verdict(history, name, version, warning, _NO_MODULE.search(message) is not None)
+    said = warning and _JAX_SAYS.match(message.strip()) is not None and "deprecated" in message
+    module = _NO_MODULE.search(message) is not None
+    verdict = _verdict(history, name, version, warning, module, said)
     if verdict is None:
         elsewhere = _elsewhere(history, name) if library is None and not warning else []
         if elsewhere:

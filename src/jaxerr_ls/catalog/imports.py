@@ -15,7 +15,7 @@ import re
 
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import JAX_IMPORT_ENTRY, LIBRARY_SKEW_ENTRY
-from jaxerr_ls.catalog.sites import SITE_SCORE, site_file
+from jaxerr_ls.catalog.sites import SITE_SCORE, installed_package, site_file
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
@@ -31,7 +31,6 @@ _JAX_PACKAGES = frozenset(
         "evosax", "gymnax", "netket", "dynamax", "mctx", "dm_pix", "jax_md",
     }
 )  # fmt: skip
-_PACKAGE = re.compile(r"-packages/(?P<package>[A-Za-z_]\w*)/")
 # A message cut this short inside its first word says nothing the frames do not.
 _MAX_CUT_WORD = 40
 
@@ -41,10 +40,9 @@ def _library(frame: Frame) -> str | None:
     file = site_file(frame.path)
     if file is not None:
         return file.split("/", 1)[0]
-    found = _PACKAGE.search(frame.path.replace("\\", "/"))
-    if found is None:
+    package = installed_package(frame.path)
+    if package is None:
         return None
-    package = found["package"]
     if package == "jaxlib":
         return "jax"  # JAX's compiled half, imported by JAX's own modules
     if package in _JAX_PACKAGES or "jax" in package.lower():

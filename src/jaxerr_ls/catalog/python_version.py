@@ -14,7 +14,7 @@ import re
 
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import PYTHON_TOO_OLD_ENTRY
-from jaxerr_ls.catalog.sites import SITE_SCORE
+from jaxerr_ls.catalog.sites import SITE_SCORE, installed_package
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.tracebacks.model import Frame
 
@@ -26,7 +26,6 @@ _TOO_NEW = re.compile(
 )
 _NEEDS = {"subscriptable": "3.9", "|": "3.10"}
 _INTERPRETER = re.compile(r"python(?P<version>3\.\d+)")
-_PACKAGE = re.compile(r"-packages/(?P<package>[A-Za-z_][\w.]*?)/")
 
 
 def match_python_too_old(
@@ -41,11 +40,11 @@ def match_python_too_old(
     last = frames[-1]
     needs = _NEEDS["subscriptable"] if "subscriptable" in text else _NEEDS["|"]
     running = _INTERPRETER.search(last.path)
-    package = _PACKAGE.search(last.path.replace("\\", "/"))
+    package = installed_package(last.path)
     fields = {
         "needs": needs,
         "python": running["version"] if running else "",
-        "package": package["package"] if package else "",
+        "package": package or "",
         "file": last.path,
         "line": str(last.line),
     }

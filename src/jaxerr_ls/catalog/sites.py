@@ -69,6 +69,16 @@ def jax_file(path: str) -> str | None:
     return unified[position + 1 :]
 
 
+_INSTALLED = re.compile(r"-packages/(?P<package>[A-Za-z_]\w*)/")
+
+
+def installed_package(path: str) -> str | None:
+    """The top package an installed file belongs to (`.../site-packages/haiku/_src/x.py` ->
+    `haiku`), or None outside `site-packages`/`dist-packages`."""
+    found = _INSTALLED.search(_unified(path))
+    return found["package"] if found is not None else None
+
+
 # The top packages of the libraries the catalog covers (their sites are `flax/core/scope.py`).
 _LIBRARY_PACKAGES = ("flax", "equinox", "optax", "orbax", "chex")
 

@@ -79,7 +79,7 @@ class ApiHistoryRule:
                 fields_for(problem.verdict, release),
             )
         parameters = load_parameter_history()
-        for wrong in keyword_problems(model.tree, uses.bindings, parameters, release):
+        for wrong in keyword_problems(model.tree, uses, parameters, release):
             title, _ = describe_keyword(wrong.facts)
             callee = wrong.callee.rsplit(".", 1)[-1]
             yield finding(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from jaxerr_ls.upgrades.history import normalise
 from jaxerr_ls.upgrades.keywords import KeywordFacts, ParameterHistory
-from jaxerr_ls.upgrades.uses import _guarded_nodes, chain_of
+from jaxerr_ls.upgrades.uses import FileUses, chain_of
 
 _PARTIAL = ("partial", "functools.partial")
 
@@ -49,13 +49,14 @@ def _calls(tree: ast.Module) -> Iterator[tuple[ast.expr, list[ast.keyword]]]:
 
 def keyword_problems(
     tree: ast.Module,
-    bindings: Mapping[str, str],
+    uses: FileUses,
     history: ParameterHistory,
     release: str,
 ) -> list[KeywordProblem]:
     """Each keyword a call gives a JAX function that `release` does not take (calls under a
-    version test or a `try` that catches the failure are code for several releases: left)."""
-    guarded = _guarded_nodes(list(ast.walk(tree)))
+    version test or a `try` that catches the failure are code for several releases: left);
+    `uses`: the same tree's names and guarded nodes (`collect_uses`)."""
+    bindings, guarded = uses.bindings, uses.guarded
     out: list[KeywordProblem] = []
     for function, keywords in _calls(tree):
         spelt = _spelt(function)

@@ -33,6 +33,9 @@ class FileUses:
     uses: tuple[Use, ...]
     bindings: Mapping[str, str]  # local name -> qualified name (jnp -> jax.numpy)
     lines: tuple[str, ...]
+    # Ids of the nodes under a version test or a guarding `try` (other checks of the same
+    # tree read it instead of walking the tree again).
+    guarded: frozenset[int] = frozenset()
 
 
 def _column(lines: tuple[str, ...], line: int, byte_offset: int) -> int:
@@ -111,7 +114,7 @@ def collect_uses(source: str, tree: ast.Module | None = None) -> FileUses | None
         add(qualified, "attribute", node)
     # Names imported with `from jax import tree_map` and used bare are found at the import.
     uses.sort(key=lambda u: (u.line, u.column))
-    return FileUses(tuple(uses), bindings, lines)
+    return FileUses(tuple(uses), bindings, lines, frozenset(guarded))
 
 
 _VERSION_WORDS = ("hasattr", "getattr", "version", "__version__", "__version_info__")

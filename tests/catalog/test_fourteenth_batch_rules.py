@@ -1,6 +1,7 @@
 """Rules and entries the fourteenth and fifteenth field batches asked for once they joined the
-tuned corpus (measured unseen first: 59 of 76 and 51 of 67), each on the public paste that showed
-the need (`tests/field/pastes/`, verbatim, URLs in its index.json), with look-alikes kept away."""
+tuned corpus (measured unseen first: 59 of 76 and 51 of 67), and the eighteenth (gathered to be
+tuned on: 31 of 36 as it came), each on the public paste that showed the need
+(`tests/field/pastes/`, verbatim, URLs in its index.json), with look-alikes kept away."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ from tests.field.measure_pastes import paste_text
         ("1714", "", "pip-jax-requirement-conflict"),
         # jax#7444: a libtpu on a machine whose metadata server has no TPU (an HTML 404 in it).
         ("1578", "UserWarning", "cloud-tpu-init-failed"),
+        # netket#1594: jnp.einsum's subscripts against its operands (opt_einsum's wording).
+        ("1824", "ValueError", "einsum-subscripts-mismatch"),
+        # xla#18214: a custom call's packed descriptor of another build's size.
+        ("1819", "RuntimeError", "custom-call-descriptor-size-mismatch"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

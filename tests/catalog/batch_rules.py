@@ -16,6 +16,14 @@ def entry_found(number: str, matcher: Matcher) -> tuple[str | None, str | None]:
     return (match.entry.id, match.by) if match is not None else (None, None)
 
 
+def printed_and_entry(number: str, matcher: Matcher) -> tuple[str, str | None]:
+    """(the class as read, the entry id) of the last explanation of a tuned paste."""
+    explained = explain_text(paste_text(number), matcher)
+    assert explained, number
+    match = explained[-1].match
+    return explained[-1].traceback.exception, match.entry.id if match is not None else None
+
+
 def named_for_sure(matcher: Matcher, exception: str, message: str) -> str | None:
     """The entry the message names with a full score, or None (a guess is no name)."""
     found = matcher.match(exception, message)

@@ -8,6 +8,7 @@ import pytest
 
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.explain import explain_text
+from tests.catalog.batch_rules import printed_and_entry
 from tests.field.measure_pastes import paste_text
 
 
@@ -51,9 +52,7 @@ from tests.field.measure_pastes import paste_text
     ],
 )
 def test_eleventh_batch_pastes(number: str, exception: str, entry: str, matcher: Matcher) -> None:
-    found = explain_text(paste_text(number), matcher)[-1]
-    assert found.traceback.exception == exception
-    assert found.match is not None and found.match.entry.id == entry
+    assert printed_and_entry(number, matcher) == (exception, entry)
 
 
 def test_a_cut_message_names_its_template_once_it_reaches_the_last_value(

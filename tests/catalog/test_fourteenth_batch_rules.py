@@ -9,7 +9,7 @@ import pytest
 
 from jaxerr_ls.catalog import Matcher
 from jaxerr_ls.explain import explain_text
-from tests.field.measure_pastes import paste_text
+from tests.catalog.batch_rules import printed_and_entry
 
 
 @pytest.mark.parametrize(
@@ -37,9 +37,7 @@ from tests.field.measure_pastes import paste_text
     ],
 )
 def test_fourteenth_batch_pastes(number: str, exception: str, entry: str, matcher: Matcher) -> None:
-    found = explain_text(paste_text(number), matcher)[-1]
-    assert found.traceback.exception == exception
-    assert found.match is not None and found.match.entry.id == entry
+    assert printed_and_entry(number, matcher) == (exception, entry)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Rules and entries the fourteenth and fifteenth field batches asked for once they joined the
-tuned corpus (measured unseen first: 59 of 76 and 51 of 67), and the eighteenth (gathered to be
-tuned on: 31 of 36 as it came), each on the public paste that showed the need
+tuned corpus (measured unseen first: 59 of 76 and 51 of 67), and the eighteenth and nineteenth
+(gathered to be tuned on: 31 of 36 and 57 of 70 as they came), each on the public paste that showed the need
 (`tests/field/pastes/`, verbatim, URLs in its index.json), with look-alikes kept away."""
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ from tests.catalog.batch_rules import printed_and_entry
         ("1824", "ValueError", "einsum-subscripts-mismatch"),
         # xla#18214: a custom call's packed descriptor of another build's size.
         ("1819", "RuntimeError", "custom-call-descriptor-size-mismatch"),
+        # PyBaMM#3683: a warning in JAX's words that do not spell the name as the name.
+        ("1882", "DeprecationWarning", "deprecated-api"),
+        # jax#15488: a submodule's name with its closing quote lost.
+        ("1862", "AttributeError", "jax-submodule-not-imported"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

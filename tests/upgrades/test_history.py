@@ -200,3 +200,12 @@ def test_history_built_from_a_real_wheel(tmp_path: Path) -> None:
         "vstack" in scans["jax.numpy"].names
         and "shard_map" in scans["jax.experimental.shard_map"].names
     )
+
+
+def test_a_deprecation_message_names_the_name_it_was_recorded_for() -> None:
+    history = load_history()
+    said = "Accessing jax.config via the jax.config submodule is deprecated."
+    assert history.names_warned_by(said) == ["jax.config.config"]
+    # Words of no recorded message, and a message's first words alone, name nothing.
+    assert history.names_warned_by("Accessing jax.config is fine.") == []
+    assert history.names_warned_by("Accessing jax.config via") == []

@@ -35,7 +35,10 @@ def complete_cut_name(message: str, history: ApiHistory, source: str) -> Complet
     found = _CUT_ATTRIBUTE.search(text)
     if found is not None:
         module, prefix = found["module"], found["prefix"]
-        names = [n for n in history.attribute_names(module) if n.startswith(prefix)]
+        # Its submodules too (`module 'jax.scipy' has no attribute 'optimize`).
+        below = [m[len(module) + 1 :] for m in history.module_names() if m.startswith(module + ".")]
+        known = set(history.attribute_names(module)) | {m for m in below if "." not in m}
+        names = sorted(n for n in known if n.startswith(prefix))
         if len(names) != 1:
             return None
         return Completed(

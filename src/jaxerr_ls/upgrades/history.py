@@ -101,6 +101,10 @@ def normalise(name: str) -> str:
     return name
 
 
+# A deprecation message shorter than this ("Deprecated.") could be any name's.
+MIN_MESSAGE = 30
+
+
 class ApiHistory:
     def __init__(self, data: dict[str, object]) -> None:
         releases = data.get("releases", [])
@@ -115,6 +119,7 @@ class ApiHistory:
         )
         # Editors ask about the same names on every pause: answers are kept per (name, release).
         self._verdicts: dict[tuple[str, str | None, bool], Verdict | None] = {}
+        self._by_message: dict[str, list[str]] | None = None  # built on first use
 
     @property
     def newest(self) -> str:
@@ -170,6 +175,26 @@ class ApiHistory:
         both = (*module_spans, *attribute_spans)
         union = [any(self._has((span,), r) for span in both) for r in self.releases]
         return Facts(name, not attribute_spans, self._spans_of(union), **fields)
+
+    def names_warned_by(self, message: str) -> list[str]:
+        """The names whose recorded deprecation message the text begins with (`Accessing
+        jax.config via the jax.config submodule is deprecated.` -> jax.config.config): JAX's
+        own words for a name they need not spell as the name."""
+        if self._by_message is None:
+            self._by_message = {}
+            for name, record in self._deprecations.items():
+                said = " ".join(str(record.get("message", "")).split())
+                if len(said) >= MIN_MESSAGE:
+                    self._by_message.setdefault(said, []).append(name)
+        text = " ".join(message.split())
+        return sorted(
+            {
+                name
+                for said, names in self._by_message.items()
+                if text.startswith(said)
+                for name in names
+            }
+        )
 
     def unimported_submodule(self, dotted: str, version: str | None) -> str | None:
         """The release (`version`'s, else the newest) in which `dotted` is a module that its

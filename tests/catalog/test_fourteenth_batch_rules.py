@@ -1,6 +1,6 @@
 """Rules and entries the fourteenth and fifteenth field batches asked for once they joined the
-tuned corpus (measured unseen first: 59 of 76 and 51 of 67), and the eighteenth and nineteenth
-(gathered to be tuned on: 31 of 36 and 57 of 70 as they came), each on the public paste that showed the need
+tuned corpus (measured unseen first: 59 of 76 and 51 of 67), and the eighteenth, nineteenth and
+twentieth (gathered to be tuned on: 31 of 36, 57 of 70 and 29 of 54 as they came), each on the public paste that showed the need
 (`tests/field/pastes/`, verbatim, URLs in its index.json), with look-alikes kept away."""
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ from tests.catalog.batch_rules import printed_and_entry
         ("538", "TypeError", "vjp-cotangent-type-mismatch"),
         # pertpy#685: JAX's refusal to turn a typed key into a NumPy array.
         ("427", "TypeError", "prng-key-dtype-in-numpy"),
+        # jax-triton#196, jax-triton#114: Triton of another release under jax-triton.
+        ("1954", "TypeError", "jax-triton-triton-version-skew"),
+        ("1956", "ImportError", "jax-triton-triton-version-skew"),
+        # helion#3204: Mosaic's failure as a tool lowercased it.
+        ("1944", "", "mosaic-tpu-compile-failed"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],
@@ -109,12 +114,19 @@ def test_pips_jax_conflicts_name_the_range_not_met(url: str, text: str, matcher:
         # Another package whose name begins with jax; a JAX module a release removed.
         ("ModuleNotFoundError", "No module named 'jax_fem'"),
         ("ModuleNotFoundError", "No module named 'jax.experimental.maps'"),
+        # Triton's import failing elsewhere than in jax-triton (PyTorch imports it too).
+        ("ImportError", "cannot import name 'ir' from 'triton._C.libtriton'"),
         # Any unhashable TypeError outside JAX's static-argument hashing.
         ("TypeError", "unhashable type: 'NerfModel'"),
     ],
 )
 def test_look_alikes_stay_away(exception: str, message: str, matcher: Matcher) -> None:
     readings = explain_text(f"{exception}: {message}" if exception else message, matcher)
-    new = {"pip-jax-requirement-conflict", "jax-not-installed", "static-arg-unhashable-object"}
+    new = {
+        "pip-jax-requirement-conflict",
+        "jax-not-installed",
+        "static-arg-unhashable-object",
+        "jax-triton-triton-version-skew",
+    }
     named = {r.match.entry.id for r in readings if r.match is not None}
     assert not named & new, named

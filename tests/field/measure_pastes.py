@@ -202,10 +202,19 @@ def primary(explanations: list[Explanation]) -> Explanation | None:
     return explanations[-1] if explanations else None
 
 
+def _the_one_asked_about(explanations: list[Explanation], record: Record) -> Explanation | None:
+    """Of a paste's several errors (pytest's summary of failed tests), the one its index names."""
+    want = _flat(record.message_start or "")
+    if len(explanations) < 2 or len(want) < 20:
+        return None
+    named = [e for e in explanations if _flat(e.traceback.message or "").startswith(want)]
+    return named[0] if len(named) == 1 else None
+
+
 def measure_one(record: Record, matcher: Matcher) -> Outcome:
     text = record.text()
     explanations = explain_text(text, matcher)
-    chosen = primary(explanations)
+    chosen = _the_one_asked_about(explanations, record) or primary(explanations)
     if chosen is None:
         # Nothing explained (a message without its class that matched nothing): what was read.
         read = _first_reading(text)

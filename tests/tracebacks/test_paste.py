@@ -243,3 +243,17 @@ def test_lines_of_a_notebook_files_json_are_their_text(matcher: Matcher) -> None
     # A quoted line of code that is not such a list stays as it is.
     [quoted] = parse_paste('"ValueError: x must be positive",')
     assert quoted.message.startswith("x must be positive")
+
+
+def test_a_pytest_summary_of_several_failures_is_each_of_its_errors(matcher: Matcher) -> None:
+    # chex#422 (tests/field/pastes): three failed tests, three distinct errors, each explained
+    # (the first one read alone before: the others' lines were a message's rest).
+    from tests.field.measure_pastes import paste_text
+
+    found = explain_text(paste_text("2038"), matcher)
+    assert [f.traceback.exception for f in found] == ["AssertionError"] * 3
+    assert found[0].traceback.message == "AssertionError not raised"
+    assert found[2].traceback.message.startswith("[Chex] Assertion assert_tree_is_sharded failed")
+    # One failed test is one error, as before.
+    [one] = explain_text("FAILED t.py::test_a - ValueError: bad shape\n", matcher)
+    assert one.traceback.message == "bad shape"

@@ -219,6 +219,11 @@ def _curated_wordings(data: dict[str, Any], library: str = "jax") -> tuple[Wordi
     return tuple(found)
 
 
+# JAX's own packages a Python-worded raise may sit in besides the libraries (jax-triton, from
+# jax-ml too, imports Triton's internals).
+_PYTHON_ERROR_PACKAGES = ("jax", "jax_triton")
+
+
 def _python_errors(data: dict[str, Any]) -> tuple[PythonSite, ...]:
     """`python_errors = [{exception = "TypeError", pattern = "...", file = "...", function =
     "..."}]`: Python-worded raises in JAX's or a library's code that are this error."""
@@ -232,7 +237,7 @@ def _python_errors(data: dict[str, Any]) -> tuple[PythonSite, ...]:
             raise EntryError("python_errors", f"each must be a table with {sorted(keys)}")
         if not all(isinstance(item[key], str) and item[key].strip() for key in keys):
             raise EntryError("python_errors", "each field must be a non-empty string")
-        if item["file"].split("/", 1)[0] not in (*LIBRARIES, "jax"):
+        if item["file"].split("/", 1)[0] not in (*LIBRARIES, *_PYTHON_ERROR_PACKAGES):
             raise EntryError(
                 "python_errors", "'file' must be JAX's or a library's, e.g. flax/core/lift.py"
             )

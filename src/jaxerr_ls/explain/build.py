@@ -25,6 +25,7 @@ from jaxerr_ls.catalog.sites import (
 from jaxerr_ls.catalog.templates import same_class, short_class
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.tracebacks import Traceback, parse_tracebacks
+from jaxerr_ls.tracebacks.fragments import summary_errors
 from jaxerr_ls.tracebacks.ipynb import ParsedNotebook
 from jaxerr_ls.tracebacks.jax import is_wrapper
 from jaxerr_ls.tracebacks.locate import (
@@ -33,6 +34,7 @@ from jaxerr_ls.tracebacks.locate import (
     locate,
     read_lines,
 )
+from jaxerr_ls.tracebacks.normalize import clean_lines
 from jaxerr_ls.tracebacks.parse import paste_readings, paste_tracebacks
 
 
@@ -212,7 +214,11 @@ def explain_paste(
     line as read, unmatched; a message without its class is only reported when it matched.
 
     A class-less reading that matched an entry of the class an exception line of the paste
-    prints is reported with that line's class and message: the text said both."""
+    prints is reported with that line's class and message: the text said both. pytest's short
+    summary of several failed tests is each of its distinct errors."""
+    failures = summary_errors(clean_lines(text))
+    if len(failures) > 1:
+        return [explain_traceback(tb, matcher, workspace, reader, jax_version) for tb in failures]
     readings = [
         explain_traceback(tb, matcher, workspace, reader, jax_version)
         for tb in paste_readings(text)

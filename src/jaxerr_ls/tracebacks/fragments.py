@@ -191,6 +191,31 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
     return out
 
 
+def summary_errors(lines: list[str]) -> list[Traceback]:
+    """The distinct errors of pytest's short test summary, in order: one per `FAILED test -
+    Class: message` line (a test suite's run pastes several, each its own failure)."""
+    found: list[Traceback] = []
+    for line in lines:
+        stripped = line.lstrip()
+        if not stripped.startswith(_SUMMARY) or " - " not in stripped:
+            continue
+        error = _EXCEPTION.match(stripped.split(" - ", 1)[1])
+        if error is None or error.group("msg") is None:
+            continue
+        read = Traceback(error.group("cls"), error.group("msg").removeprefix(" "))
+        if not any(_same_failure(read, seen) for seen in found):
+            found.append(read)
+    return found
+
+
+def _same_failure(one: Traceback, other: Traceback) -> bool:
+    """The same error on two summary lines, each cut by pytest where its line ends (`...`)."""
+    if one.exception != other.exception:
+        return False
+    a, b = one.message.removesuffix("..."), other.message.removesuffix("...")
+    return a.startswith(b) or b.startswith(a)
+
+
 def repr_error(text: str) -> Traceback | None:
     """An exception a library printed instead of an object's repr (its message escaped)."""
     found = _IN_REPR.search(text[:MAX_FRAGMENT])

@@ -68,6 +68,8 @@ from tests.catalog.batch_rules import printed_and_entry
         ("1956", "ImportError", "jax-triton-triton-version-skew"),
         # helion#3204: Mosaic's failure as a tool lowercased it.
         ("1944", "", "mosaic-tpu-compile-failed"),
+        # jax#27715: JAX's export module importing absl, which the environment lacked.
+        ("1996", "ModuleNotFoundError", "jax-import-failed"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],
@@ -130,3 +132,14 @@ def test_look_alikes_stay_away(exception: str, message: str, matcher: Matcher) -
     }
     named = {r.match.entry.id for r in readings if r.match is not None}
     assert not named & new, named
+
+
+def test_a_missing_module_a_users_file_imports_is_not_jaxs_import(matcher: Matcher) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 3, in <module>\n'
+        "    from absl import logging\n"
+        "ModuleNotFoundError: No module named 'absl'\n"
+    )
+    [found] = explain_text(text, matcher)
+    assert found.match is None or found.match.entry.id != "jax-import-failed"

@@ -31,6 +31,9 @@ _JAX_PACKAGES = frozenset(
         "evosax", "gymnax", "netket", "dynamax", "mctx", "dm_pix", "jax_md",
     }
 )  # fmt: skip
+# `No module named 'absl'`: a top-level module that is neither JAX's nor jaxlib's (those have
+# entries of their own).
+_THIRD_PARTY = re.compile(r"\ANo module named '(?P<module>(?!jax(?:lib)?\b)[A-Za-z_]\w*)'\Z")
 # A message cut this short inside its first word says nothing the frames do not.
 _MAX_CUT_WORD = 40
 
@@ -69,9 +72,16 @@ def match_library_import(
     inside its first word) whose innermost frame is a JAX-stack library's module-level import,
     with every frame from the library's first one inward importing too (JAX's own: the entry
     for JAX failing to load); None otherwise."""
-    if short_class(exception) not in _CLASSES or not _says_nothing(message) or not frames:
+    if short_class(exception) not in _CLASSES or not frames:
+        return None
+    # A module JAX's own import needs and the environment lacks (`from absl import logging` in
+    # a release that did not declare it, jax#27715): named, and JAX's import is where it failed.
+    dependency = _THIRD_PARTY.match(message.strip())
+    if not _says_nothing(message) and dependency is None:
         return None
     libraries = [_library(frame) for frame in frames]
+    if dependency is not None and libraries[-1] != "jax":
+        return None
     first = next((i for i, library in enumerate(libraries) if library is not None), None)
     if first is None or libraries[-1] is None:
         return None
@@ -82,6 +92,8 @@ def match_library_import(
     if entry is None or library is None:
         return None
     where = f"while `import {library}` ran its module-level imports"
+    if dependency is not None:
+        where += f": it imports `{dependency['module']}`, which is not installed"
     stopped_on = frames[-1].source.strip()
     if library == "jax" and ("jaxlib" in stopped_on or "xla_extension" in stopped_on):
         where += f", at `{stopped_on}`"

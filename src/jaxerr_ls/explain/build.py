@@ -90,8 +90,9 @@ def _keyword(traceback: Traceback, matcher: Matcher, jax_version: str | None) ->
 
 def _cut_name(traceback: Traceback, matcher: Matcher, jax_version: str | None) -> Match | None:
     """A missing name's message cut inside the name, completed (`upgrades.cut_names`)."""
-    if traceback.message.rstrip().endswith("'") or "'" not in traceback.message:
-        return None  # cheap test first: a cut name leaves its quote open
+    message = traceback.message.rstrip()
+    if message.endswith("'") or not ("has no attribute '" in message or "import name '" in message):
+        return None  # cheap test first: a missing name whose quote the cut left open
     from jaxerr_ls.upgrades.cut_names import complete_cut_name, cut_note
     from jaxerr_ls.upgrades.history import load_history
 

@@ -80,11 +80,16 @@ def unwrap_notebook_lines(text: str) -> str:
     """Lines copied from an `.ipynb` file's JSON (`"...: FutureWarning: ...\\n",`), each a
     string of an output's text list: their text, unescaped. Only when every line is one and
     one at least ends in an escaped line end (a quoted line of code is no such list)."""
-    lines = [line for line in text.split("\n") if line.strip()]
-    found = [_NOTEBOOK_JSON_LINE.match(line) for line in lines]
-    if not lines or any(f is None for f in found):
-        return text
-    strings = [f["text"] for f in found if f is not None]
+    if '",' not in text and not text.rstrip().endswith('"'):
+        return text  # cheap test first: no line of such a list
+    strings: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        found = _NOTEBOOK_JSON_LINE.match(line)
+        if found is None:
+            return text
+        strings.append(found["text"])
     if not any(s.endswith("\\n") for s in strings):
         return text
     return "".join(_unescape(s) for s in strings)

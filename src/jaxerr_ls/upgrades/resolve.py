@@ -277,7 +277,7 @@ def upgrade_match(
     if entry is None:
         return fallback
     # The release we were told has the name when the history alone answered: it did not raise.
-    told = version if verdict.release == version else None
+    told = version if version and verdict.release == history.release_for(version) else None
     title, first, solutions = _specific(verdict, told)
     shown = _as_printed(
         entry,

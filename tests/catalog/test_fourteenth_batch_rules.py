@@ -70,6 +70,8 @@ from tests.catalog.batch_rules import printed_and_entry
         ("1944", "", "mosaic-tpu-compile-failed"),
         # jax#27715: JAX's export module importing absl, which the environment lacked.
         ("1996", "ModuleNotFoundError", "jax-import-failed"),
+        # tdmpc2-jax#4: `with ocp.CheckpointManager(...)` under orbax-checkpoint before 0.5.8.
+        ("2022", "TypeError", "orbax-checkpoint-manager-not-context-manager"),
         # chex#226: `import jax.numpy` finds a `jax` that is not JAX.
         ("1585", "ModuleNotFoundError", "jax-not-installed"),
     ],

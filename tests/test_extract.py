@@ -141,8 +141,66 @@ def test_message_assigned_to_a_variable_before_the_raise(tmp_path: Path) -> None
     assert found["after the branch"] == "TypeError"
     assert "module level message" in found
     assert "count {n} too big" in found
-    # A message chosen in sibling branches is not guessed.
-    assert "one" not in found and "other" not in found
+    # A message chosen in sibling branches: each branch's is a template of the raise.
+    assert found["one"] == found["other"] == "ValueError"
+    assert not result.skipped
+
+
+def test_message_grown_or_chosen_on_several_paths(tmp_path: Path) -> None:
+    """`msg += ...` under a test, `if`/`elif`/`else` choices: every message a run can raise
+    (JAX's lax same-dtypes check, its strict promotion error), none that no run can."""
+    result = run(
+        tmp_path,
+        {
+            "_src/m.py": """
+            def same(name, dtypes):
+                msg = "lax.{} requires the same dtypes, got {}."
+                if name in TIPS:
+                    msg += f" (Tip: jnp.{name} promotes.)"
+                raise TypeError(msg.format(name, dtypes))
+
+            def promote(nodes):
+                if strict:
+                    msg = f"Input dtypes {nodes} have no path when strict."
+                elif any(small):
+                    msg = f"Input dtypes {nodes} have no path: 4-bit floats."
+                else:
+                    msg = f"Input dtypes {nodes} have no path."
+                    msg += " Cast them."
+                raise TypePromotionError(msg)
+
+            def order(o):
+                msg = f"Invalid order {o}."
+                if o == "inf":
+                    msg += " Use inf."
+                elif o == "-inf":
+                    msg += " Use -inf."
+                raise ValueError(msg)
+
+            def looped(items):
+                for msg in items:
+                    pass
+                raise ValueError(msg)
+            """,
+        },
+    )
+    found = templates(result)
+    assert found["lax.{name} requires the same dtypes, got {dtypes}."] == "TypeError"
+    assert "lax.{name} requires the same dtypes, got {dtypes}. (Tip: jnp.{name} promotes.)" in found
+    promotion = {t for t, cls in found.items() if cls == "TypePromotionError"}
+    assert promotion == {
+        "Input dtypes {nodes} have no path when strict.",
+        "Input dtypes {nodes} have no path: 4-bit floats.",
+        "Input dtypes {nodes} have no path. Cast them.",
+    }
+    # `elif` is exclusive of its `if`: never both tips.
+    orders = {t for t in found if t.startswith("Invalid order")}
+    assert orders == {
+        "Invalid order {o}.",
+        "Invalid order {o}. Use inf.",
+        "Invalid order {o}. Use -inf.",
+    }
+    # A loop target is no message the source states.
     assert [s.reason for s in result.skipped] == [
         "message variable not assigned once from a literal"
     ]

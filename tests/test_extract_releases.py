@@ -122,3 +122,34 @@ def test_older_wordings_of_one_text_under_two_classes_stay_two() -> None:
         ("", 0b110),
         ("AssertionError", 0b011),
     ]
+
+
+def test_a_join_keeps_where_older_releases_raised() -> None:
+    """A current entry's older raise sites, one per file and function at its newest line (JAX
+    moved `jax/_src/lib/xla_bridge.py` to `jax/_src/xla_bridge.py`): a frame of an older
+    release names the entry by its site when its message is cut."""
+    from jaxerr_ls.extract.index import IndexedError, error_id
+    from jaxerr_ls.extract.older import build_older
+    from jaxerr_ls.extract.releases import Release
+    from jaxerr_ls.extract.sites import RaiseSite
+
+    message = "Unable to initialize backend '{platform}': {err}"
+
+    def error(file: str, line: int) -> IndexedError:
+        site = RaiseSite(file, line, "backends", "RuntimeError", message)
+        key = error_id("RuntimeError", message)
+        return IndexedError(key, "RuntimeError", message, message, (), (site,))
+
+    older = [
+        Release("0.3.20", "a", (error("jax/_src/lib/xla_bridge.py", 340),)),
+        Release("0.3.21", "b", (error("jax/_src/lib/xla_bridge.py", 353),)),
+        Release("0.4.25", "c", (error("jax/_src/xla_bridge.py", 710),)),
+    ]
+    boundary = Release("0.4.26", "d", (error("jax/_src/xla_bridge.py", 712),))
+    index = {"errors": [{"id": "init", "exception": "RuntimeError", "message": message}]}
+    document, _ = build_older(older, boundary, index)
+    sites = document["joins"]["init"]["raised_at"]  # type: ignore[index]
+    assert [(s["file"], s["line"], s["jax"]) for s in sites] == [
+        ("jax/_src/lib/xla_bridge.py", 353, "0.3.21"),
+        ("jax/_src/xla_bridge.py", 710, "0.4.25"),
+    ]

@@ -454,3 +454,28 @@ def test_twelfth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: P
 
     texts = [paste_text(name) for name in ("1211", "1243", "1203", "1193", "1155", "1143", "1186")]
     _page_reads_as_the_cli(matcher, texts, tmp_path)
+
+
+def test_a_wrapper_and_a_leading_value_are_read_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """The page reads as the command line does a generated wrapper around an XLA status
+    (jax#24829) and a message after a log's `ERROR:root:` (no leading value takes it)."""
+    pairs = [
+        (
+            "RuntimeError",
+            "Unable to initialize backend 'cpu': ALREADY_EXISTS: Config key "
+            "cpu:local_topology/cpu/3 already exists.",
+        ),
+        (
+            "",
+            "ERROR:root:lax.select requires arguments to have the same dtypes, got float32, "
+            "bfloat16. (Tip: jnp.where is a similar function that does automatic type "
+            "promotion on inputs).",
+        ),
+    ]
+    expected = []
+    for exception, message in pairs:
+        match = matcher.match(exception, message)
+        expected.append([match.entry.id, match.score] if match else [None, 0])
+    assert "already-exists" in str(expected[0][0])
+    found = run_node(matcher, [["message", e, m] for e, m in pairs], tmp_path)
+    assert found == expected

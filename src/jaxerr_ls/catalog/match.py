@@ -118,6 +118,7 @@ class Matcher:
         self._below: list[tuple[str, Entry, Wording | None]] | None = None
         self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
         self._below_cut: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
+        self._below_ids: frozenset[str] | None = None
         for entry in catalog.entries:
             if entry.library == XLA and not entry.curated:
                 self._below_entries.append(entry)
@@ -214,6 +215,12 @@ class Matcher:
                 out.append(built[0])
         return out
 
+    def below(self, match: Match) -> bool:
+        """The match is of an error below JAX's Python (an XLA status, a log line)."""
+        if self._below_ids is None:
+            self._below_ids = frozenset(entry.id for _, entry, _ in self._below_templates())
+        return match.entry.id in self._below_ids
+
     def _ranked_below(self, text: str) -> Iterator[tuple[str, tuple[int, ...], Match]]:
         """Templates of errors below JAX's Python, tried where each wrapped status starts; only
         the innermost status that matches is kept: it says what failed, the wrappers around it
@@ -287,6 +294,11 @@ class Matcher:
                     yield short_class(printed_by), key, Match(entry, fields, 100)
         for template in self._candidates(norm(text)):
             found = self._regex(template).match(text)
+            # A template opening with a value (a name: `{name} requires ...`) reads it on the
+            # message's first line, without a colon: a value running over lines or holding one
+            # took what came before the message (a shell command, `ERROR:root:` of a log).
+            if found is not None and not template.prefix and _LEADING_TAKEN.search(found[1] or ""):
+                continue
             if found is not None:
                 fields = dict(
                     zip(template.names, (g.strip() for g in found.groups()), strict=False)
@@ -361,11 +373,18 @@ class Matcher:
         # `ValueError: INVALID_ARGUMENT: ...` is XLA's (older jaxlib) or tensorstore's: either.
         carried = carried_class(cls, text) or runtime_class(cls, text)
         best: tuple[tuple[int, ...], Match] | None = None
+        inner: tuple[tuple[int, ...], Match] | None = None
         runtime = carried in RUNTIME_CLASSES or not cls or looks_like_status(text)
         for printed_by, rank, found in self._ranked(text, runtime):
             key = (same_class(printed_by, cls) or same_class(printed_by, carried), *rank)
             if best is None or key > best[0]:
                 best = (key, found)
+            if runtime and key[0] and (inner is None or key > inner[0]) and self.below(found):
+                inner = (key, found)
+        if best is not None and inner is not None and wraps(best[1].entry):
+            # A generated wrapper (`Unable to initialize backend '{platform}': {err}`) says only
+            # where; the status inside it says what failed.
+            return inner[1]
         if best is not None and (best[0][0] or not cls):
             return best[1]
         if not runtime:
@@ -524,6 +543,18 @@ class Matcher:
             return None
         _, score, position = found
         return Match(choices[position][1], {}, int(score))
+
+
+# What a leading value never holds (see `_ranked`).
+_LEADING_TAKEN = re.compile(r"[\n:]")
+# A message that ends in what it wraps: `...: {err}`.
+_WRAPPED_TAIL = re.compile(r": \{[^{}]*\}\s*$")
+
+
+def wraps(entry: Entry) -> bool:
+    """A generated message that ends in what it wraps (`Unable to initialize backend
+    '{platform}': {err}`): the status inside says more."""
+    return not entry.curated and _WRAPPED_TAIL.search(entry.message) is not None
 
 
 def match_message(catalog: Catalog, exception: str, message: str) -> Match | None:

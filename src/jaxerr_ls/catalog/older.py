@@ -37,6 +37,7 @@ def shape(template: str) -> str:
 class Join:
     versions: tuple[str, ...]  # older releases raising the entry, in any wording
     wordings: tuple[Wording, ...]  # older releases' wordings (with their class when it differs)
+    sites: tuple[Site, ...] = ()  # where older releases raised it (their newest's lines)
 
 
 @dataclass(frozen=True)
@@ -106,25 +107,27 @@ def _wordings(raw: object, names: list[str]) -> tuple[Wording, ...]:
     return tuple(found)
 
 
+def _sites(raw: object) -> tuple[Site, ...]:
+    return tuple(
+        Site(
+            str(site.get("file", "")),
+            site["line"],
+            str(site.get("function", "")),
+            str(site.get("jax", "")),
+            str(site.get("condition", "")),
+        )
+        for site in (raw if isinstance(raw, list) else [])
+        if isinstance(site, dict) and isinstance(site.get("line"), int)
+    )
+
+
 def _entry(raw: dict[str, object], names: list[str]) -> Entry | None:
     entry_id, exception, message = raw.get("id"), raw.get("exception"), raw.get("message")
     if not (isinstance(entry_id, str) and isinstance(exception, str) and isinstance(message, str)):
         return None
     apis = raw.get("apis", [])
     depths = raw.get("api_depths", [])
-    sites = []
-    raw_sites = raw.get("raised_at", [])
-    for site in raw_sites if isinstance(raw_sites, list) else []:
-        if isinstance(site, dict) and isinstance(site.get("line"), int):
-            sites.append(
-                Site(
-                    str(site.get("file", "")),
-                    site["line"],
-                    str(site.get("function", "")),
-                    str(site.get("jax", "")),
-                    str(site.get("condition", "")),
-                )
-            )
+    sites = _sites(raw.get("raised_at", []))
     title = raw.get("title")
     return Entry(
         id=entry_id,
@@ -156,7 +159,9 @@ def read_older(path: Path) -> Older | None:
     for record in raw_joins.values() if isinstance(raw_joins, dict) else ():
         if isinstance(record, dict) and isinstance(record.get("message"), str):
             joins[shape(record["message"])] = Join(
-                _releases(names, record.get("versions")), _wordings(record.get("wordings"), names)
+                _releases(names, record.get("versions")),
+                _wordings(record.get("wordings"), names),
+                _sites(record.get("raised_at")),
             )
     raw_errors = data.get("errors", [])
     entries = [
@@ -235,7 +240,7 @@ def _fold_by_class(older: Older, catalog: Catalog) -> Older:
         known = joins.get(key, Join((), ()))
         versions = tuple(sorted(set(known.versions) | set(entry.versions), key=version_key))
         added = (Wording(entry.message, entry.versions), *entry.wordings)
-        joins[key] = Join(versions, (*known.wordings, *added))
+        joins[key] = Join(versions, (*known.wordings, *added), (*known.sites, *entry.raised_at))
     return _fold_by_opening(older, catalog, joins, rest)
 
 
@@ -276,7 +281,7 @@ def _fold_by_opening(
             Wording(entry.message, entry.versions, cls),
             *(replace(w, exception=w.exception or cls) for w in entry.wordings),
         )
-        joins[key] = Join(versions, (*known.wordings, *added))
+        joins[key] = Join(versions, (*known.wordings, *added), (*known.sites, *entry.raised_at))
     return Older(older.releases, MappingProxyType(joins), tuple(kept))
 
 
@@ -287,7 +292,10 @@ def _pattern_owner(
     placeholder read as a value, `0`): JAX 0.1-0.2's `ValueError: jaxlib is version {v}, but
     this version of jax requires version {m}.` is what `jaxlib-version-too-old` describes."""
     text = _ANY_PLACEHOLDER.sub("0", entry.message)
-    if len(_head(entry.message)) < 12:
+    # A short literal opening names nothing, unless a long literal text follows its first
+    # value (`{name} requires arguments to have the same dtypes, got {types}.` of 0.1-0.2).
+    literal = _ANY_PLACEHOLDER.sub("", entry.message)
+    if len(_head(entry.message)) < 12 and len(" ".join(literal.split())) < 40:
         return None
     found = {entry_id for entry_id, pattern in patterns if pattern.search(text)}
     return catalog.get(next(iter(found))) if len(found) == 1 else None

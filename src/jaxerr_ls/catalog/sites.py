@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from jaxerr_ls.catalog.match import Matcher
 from jaxerr_ls.catalog.model import Entry, PythonSite
-from jaxerr_ls.catalog.older import extend_entry
+from jaxerr_ls.catalog.older import extend_entry, load_older
 from jaxerr_ls.catalog.templates import (
     MIN_LITERAL,
     Match,
@@ -41,9 +41,15 @@ class _Site:
     line: int
     entry: Entry
     condition: str = ""
+    # An older release's line of a current entry (`Join.sites`): it names its own class only,
+    # a bare assert's nearby line is another check.
+    joined: bool = False
 
 
 _INDEXES: weakref.WeakKeyDictionary[Matcher, dict[tuple[str, str], list[_Site]]] = (
+    weakref.WeakKeyDictionary()
+)
+_OLDER_INDEXES: weakref.WeakKeyDictionary[Matcher, dict[tuple[str, str], list[_Site]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -98,6 +104,23 @@ def site_file(path: str) -> str | None:
     return None
 
 
+def _older_index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
+    """Where older releases raised: the errors only they raise, and the current entries they
+    raised too (at their own lines, often in another file: `jax/_src/lib/xla_bridge.py`)."""
+    index = _OLDER_INDEXES.get(matcher)
+    if index is None:
+        older = matcher.older_matcher()
+        index = {k: list(v) for k, v in _index(older).items()} if older is not None else {}
+        joins = load_older(matcher.catalog)
+        for entry in matcher.catalog.entries:
+            join = joins.join_for(entry) if joins is not None else None
+            for site in join.sites if join is not None else ():
+                key = (site.file, site.function.rsplit(".", 1)[-1])
+                index.setdefault(key, []).append(_Site(site.line, entry, site.condition, True))
+        _OLDER_INDEXES[matcher] = index
+    return index
+
+
 def _index(matcher: Matcher) -> dict[tuple[str, str], list[_Site]]:
     index = _INDEXES.get(matcher)
     if index is None:
@@ -130,8 +153,15 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
     if not near and last.source.startswith(_RAISING):
         # A frame of an older release: its lines are where that release raised (the older
         # index keeps them), not where today's does; only a raising line counts there.
-        older = matcher.older_matcher()
-        near = _near(_index(older).get(key, []), last.line, cls) if older is not None else []
+        near = [
+            found
+            for found in _near(
+                [s for s in _older_index(matcher).get(key, []) if not (s.joined and cls in _BARE)],
+                last.line,
+                cls,
+            )
+            if _worded_as_raised(matcher, found[3], last.source)
+        ]
         if near:
             entry = extend_entry(matcher.catalog, min(near, key=lambda found: found[:3])[3])
             return Match(entry, {}, SITE_SCORE, by="raise_site")
@@ -139,6 +169,19 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         return _assert_turned_raise(sites, last.source) if cls == "AssertionError" else None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+def _worded_as_raised(matcher: Matcher, entry: Entry, source: str) -> bool:
+    """An older release's line names only the entry one of whose wordings holds the literal
+    opening it raises with (`raise RuntimeError(f"Unknown backend {platform}")`): that
+    release's lines of a neighbouring raise are not kept, only those of its newest release."""
+    found = _LITERAL.search(source)
+    opening = _FIELD.split(found["text"], 1)[0].strip() if found is not None else ""
+    if len(opening) < 8:
+        return True
+    extended = extend_entry(matcher.catalog, entry)
+    texts = (extended.message, *(w.message for w in extended.wordings))
+    return any(opening in text for text in texts)
 
 
 def _near(sites: list[_Site], line: int, cls: str) -> list[tuple[int, bool, str, Entry]]:

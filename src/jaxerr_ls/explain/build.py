@@ -254,6 +254,18 @@ def explain_paste(
                 )
             ]
             if printed:
+                # Unless that line, read with its class, reached a curated entry as surely
+                # where the class-less reading reached a generated one: that reading ran over
+                # more than the message (an older template's leading placeholder takes the
+                # shell's command line too).
+                own = printed[0].match
+                if (
+                    own is not None
+                    and own.score >= match.score
+                    and own.entry.curated
+                    and not match.entry.curated
+                ):
+                    return [printed[0]]
                 return [replace(printed[0], match=match)]
         return [reading]
     return with_class[:1]

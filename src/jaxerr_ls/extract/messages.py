@@ -209,17 +209,28 @@ def _format(
 ) -> list[Piece] | Skip:
     """`inline`: an argument that is itself literal-style (a literal, an f-string, a formatted
     literal) is worded into the template (`msg(f"had shape: {s}")` -> "Output had shape: {s}.")."""
-    text = _literal_text(base, lookup, depth)
-    if isinstance(text, Skip):
-        return text
+    held = _pieces(base, lookup, depth)
+    if isinstance(held, Skip):
+        return held
+    # A value worded in before `.format` (`msg += f" (Tip: jnp.{name} ...)"`) is opaque text:
+    # only the literal pieces hold format fields.
+    parsed: list[tuple[str, str | None] | Hole] = []
     try:
-        parsed = list(string.Formatter().parse(text))
+        for piece in held:
+            if isinstance(piece, Hole):
+                parsed.append(piece)
+            else:
+                parsed += [(lit, fld) for lit, fld, _, _ in string.Formatter().parse(piece.text)]
     except ValueError:
         return Skip("malformed str.format string")
     keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
     pieces: list[Piece] = []
     auto = 0
-    for literal, field, _spec, _conversion in parsed:
+    for item in parsed:
+        if isinstance(item, Hole):
+            pieces.append(item)
+            continue
+        literal, field = item
         pieces.append(Lit(literal))
         if field is None:
             continue

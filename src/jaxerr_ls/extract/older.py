@@ -60,11 +60,18 @@ def build_older(
     bit = {r.version: 1 << i for i, r in enumerate(ordered)}
     masks: dict[Key, int] = {}
     latest: dict[Key, tuple[str, IndexedError]] = {}
+    # Per template, the newest line of each file and function that raised it: JAX moved its
+    # modules (`jax/_src/lib/xla_bridge.py` -> `jax/_src/xla_bridge.py`), and a frame of the
+    # older place names the error by its site too.
+    placed: dict[Key, dict[tuple[str, str], dict[str, object]]] = {}
     for release in ordered:
         for error in release.errors:
             key = (error.exception, error.message)
             masks[key] = masks.get(key, 0) | bit[release.version]
             latest[key] = (release.version, error)
+            places = placed.setdefault(key, {})
+            for site in error.raised_at:
+                places[(site.file, site.function)] = {**site_json(site), "jax": release.version}
     # The current entry each union group reaches through 0.4.26's keys.
     group_id: dict[Key, str] = {}
     for error in boundary.errors:
@@ -109,6 +116,17 @@ def build_older(
                 wordings.append(wording)
             else:
                 same["versions"] |= masks[key]
+        # Where older releases raised it: a frame of theirs names the entry by its site when
+        # the message says too little (`catalog.sites`), as an own entry's sites do.
+        sites = join.setdefault("raised_at", [])
+        assert isinstance(sites, list)
+        for key in members:
+            for where in placed[key].values():
+                if not any(_same_place(where, known) for known in sites):
+                    sites.append(where)
+        sites.sort(
+            key=lambda site: (str(site["file"]), str(site["function"]), f"{site['line']:>6}")
+        )
     own.sort(key=lambda e: str(e["id"]))
     figures["joined_entries"] = len(joins)
     figures["templates"] = len(masks)
@@ -121,6 +139,10 @@ def build_older(
         "errors": own,
     }
     return document, figures
+
+
+def _same_place(one: dict[str, object], other: dict[str, object]) -> bool:
+    return all(one[k] == other[k] for k in ("file", "function", "line"))
 
 
 def _by_template(

@@ -15,6 +15,7 @@ from typing import cast
 from jaxerr_ls.extract.classes import ClassFacts, as_raise, chain_of, class_facts, is_super_init
 from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Hole, Lit, Lookup, Skip, parse_template, template_of
+from jaxerr_ls.extract.reaching import Binding, Blocks, reaching
 from jaxerr_ls.extract.sites import MODULE_SCOPE, MessageHelper, RaiseSite, Skipped, site_of
 from jaxerr_ls.extract.source import module_name
 from jaxerr_ls.extract.warns import (
@@ -66,15 +67,7 @@ class ModuleFacts:
     helpers: tuple[MessageHelper, ...] = ()
 
 
-Blocks = tuple[int, ...]  # ids of the statement lists enclosing a node, outermost first
 Item = tuple[ast.AST, "_Scope", Blocks]
-
-
-@dataclass(frozen=True)
-class _Binding:
-    line: int
-    value: ast.expr | None  # the value of a plain `name = value`, else None
-    blocks: Blocks
 
 
 @dataclass
@@ -88,10 +81,17 @@ class _Scope:
     calls: set[Chain] = field(default_factory=set)
     refs: set[Chain] = field(default_factory=set)
     local_defs: set[str] = field(default_factory=set)
-    bindings: dict[str, list[_Binding]] = field(default_factory=dict)
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
 
-    def bind(self, name: str, line: int, blocks: Blocks, value: ast.expr | None = None) -> None:
-        self.bindings.setdefault(name, []).append(_Binding(line, value, blocks))
+    def bind(
+        self,
+        name: str,
+        line: int,
+        blocks: Blocks,
+        value: ast.expr | None = None,
+        augmented: bool = False,
+    ) -> None:
+        self.bindings.setdefault(name, []).append(Binding(line, value, blocks, augmented))
 
     def child_qualname(self, name: str) -> str:
         if self.kind == "module":
@@ -122,8 +122,9 @@ _LEAVES = (ast.Constant, ast.expr_context, ast.operator, ast.boolop, ast.unaryop
 _BLOCK_OWNERS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
-def _children(node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
-    """Child nodes; a statement's bodies open blocks (`msg = ...` must enclose its raise)."""
+def _children(node: ast.AST, scope: _Scope, blocks: Blocks, owners: dict[int, int]) -> list[Item]:
+    """Child nodes; a statement's bodies open blocks (`msg = ...` must enclose its raise),
+    each recorded in `owners` with the statement it belongs to (an `if`'s two branches)."""
     owner = isinstance(node, _BLOCK_OWNERS)
     out: list[Item] = []
     for name in node._fields:
@@ -132,6 +133,7 @@ def _children(node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
             inner = blocks
             if owner and value and isinstance(value[0], ast.stmt):
                 inner = blocks + (id(value),)
+                owners[id(value)] = id(node)
             out.extend(
                 (item, scope, inner)
                 for item in value
@@ -159,6 +161,8 @@ class _Pass:
         self.methods: dict[str, set[str]] = {}
         self.imports: dict[str, Import] = {}
         self.renamed: set[str] = set()
+        # Statement list -> the statement owning it: tells an `if`'s branches apart.
+        self.owners: dict[int, int] = {}
 
     def run(self, tree: ast.Module) -> ModuleFacts:
         top = _Scope(MODULE_SCOPE, "module", None)
@@ -174,15 +178,12 @@ class _Pass:
         calls = frozenset(id(call) for call, *_ in warns)
         guards = raise_guards(tree, calls) if self.raises or calls else {}
         for node, scope, blocks in self.raises:
-            lookup = _lookup(scope, node.lineno, blocks, self.class_messages)
             condition = guards.get(self.asserted.get(id(node), id(node)), "")
-            found = site_of(self.relative, node, scope.qualname, lookup, condition)
-            if id(node) in self.asserted and isinstance(found, RaiseSite):
-                found = _asserted(found)
-            if isinstance(found, RaiseSite):
-                sites.append(found)
-            else:
-                skipped.append(found)
+            found = self._sites_of(node, scope, blocks, condition)
+            if id(node) in self.asserted:
+                found = [_asserted(f) if isinstance(f, RaiseSite) else f for f in found]
+            sites += [f for f in found if isinstance(f, RaiseSite)]
+            skipped += [f for f in found if isinstance(f, Skipped)]
         factories: list[RaiseSite] = []
         for ret, scope, blocks in self.returns:
             raised = ast.Raise(exc=ret.value, cause=None, lineno=ret.lineno, col_offset=0)
@@ -232,6 +233,39 @@ class _Pass:
             factories=tuple(factories),
             helpers=tuple(helpers),
         )
+
+    def _sites_of(
+        self, node: ast.Raise, scope: _Scope, blocks: Blocks, condition: str
+    ) -> list[RaiseSite | Skipped]:
+        """The raise's site; when its message is a variable worded on several paths of its
+        function (`reaching`), one site per path's template."""
+        base = _lookup(scope, node.lineno, blocks, self.class_messages)
+        unresolved: list[str] = []
+
+        def recording(name: str) -> ast.expr | None:
+            value = base(name)
+            if value is None:
+                unresolved.append(name)
+            return value
+
+        found = site_of(self.relative, node, scope.qualname, recording, condition)
+        if isinstance(found, RaiseSite) or not unresolved:
+            return [found]
+        name = unresolved[0]
+        variants: dict[str, RaiseSite] = {}
+        paths = reaching(scope.bindings.get(name, []), node.lineno, blocks, self.owners)
+        for value in paths:
+            if _bound_format(value) and not self.class_messages:
+                continue  # as `_lookup` reads it: the older releases' reading only
+
+            def chosen(asked: str, value: ast.expr = value) -> ast.expr | None:
+                return value if asked == name else base(asked)
+
+            site = site_of(self.relative, node, scope.qualname, chosen, condition)
+            # A class, not a factory function (`raise key_reuse_error(...)`).
+            if isinstance(site, RaiseSite) and site.exception[:1].isupper():
+                variants.setdefault(site.template, site)
+        return list(variants.values()) or [found]
 
     def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
         """Handle one node; return its children to visit, each with its scope."""
@@ -292,12 +326,19 @@ class _Pass:
             if len(node.targets) == 1 and isinstance(target, ast.Name):
                 scope.bind(target.id, line, blocks, node.value)
                 return [(node.value, scope, blocks)]
+        elif (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.op, ast.Add)
+        ):
+            scope.bind(node.target.id, line, blocks, node.value, augmented=True)
+            return [(node.value, scope, blocks)]
         elif isinstance(node, ast.ExceptHandler) and node.name:
             scope.bind(node.name, line, blocks)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             self._import(node, scope, blocks)
             return []
-        return _children(node, scope, blocks)
+        return _children(node, scope, blocks, self.owners)
 
     def _function(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, blocks: Blocks
@@ -441,6 +482,10 @@ def _plain_text(template: str | Skip) -> str | None:
     return "".join(p.text for p in pieces if isinstance(p, Lit))
 
 
+def _bound_format(value: ast.expr) -> bool:
+    return isinstance(value, ast.Attribute) and value.attr == "format"
+
+
 def _lookup(scope: _Scope, line: int, blocks: Blocks, bound_format: bool = True) -> Lookup:
     """`msg` -> the value of the `msg = ...` a raise sees, when that is unambiguous: in the
     raise's own scope, the nearest binding before it, a plain assignment in a block enclosing
@@ -451,7 +496,7 @@ def _lookup(scope: _Scope, line: int, blocks: Blocks, bound_format: bool = True)
 
     def lookup(name: str) -> ast.expr | None:
         value = find(name)
-        if not bound_format and isinstance(value, ast.Attribute) and value.attr == "format":
+        if not bound_format and value is not None and _bound_format(value):
             return None
         return value
 
@@ -467,10 +512,10 @@ def _lookup(scope: _Scope, line: int, blocks: Blocks, bound_format: bool = True)
                 if innermost:
                     before = [b for b in found if b.line < line]
                     nearest = max(before, key=lambda b: b.line) if before else None
-                    if nearest is None or blocks[: len(nearest.blocks)] != nearest.blocks:
+                    if nearest is None or nearest.augmented or not nearest.encloses(blocks):
                         return None
                     return nearest.value
-                return found[0].value if len(found) == 1 else None
+                return found[0].value if len(found) == 1 and not found[0].augmented else None
             current, innermost = current.parent, False
         return None
 

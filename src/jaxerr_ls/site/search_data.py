@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from jaxerr_ls.catalog.classes import class_table
 from jaxerr_ls.catalog.loglines import LOG_HEADER, MAX_HEADERS, is_generated_log
 from jaxerr_ls.catalog.loose import MAX_PRINTED_LINES, MIN_PRINTED_LINE
-from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher
+from jaxerr_ls.catalog.match import CUT_SCORE, FUZZY_CUTOFF, MAX_MESSAGE, Matcher, wraps
 from jaxerr_ls.catalog.mlir import CARRIERS as MLIR_CARRIERS
 from jaxerr_ls.catalog.mlir import WRAPPER as MOSAIC_WRAPPER
 from jaxerr_ls.catalog.mlir import is_diagnostic
@@ -82,7 +82,14 @@ def search_data(matcher: Matcher, apis: Sequence[str] = ()) -> dict[str, object]
     catalog = matcher.catalog
     position = {entry.id: n for n, entry in enumerate(catalog.entries)}
     entries = [
-        [entry.id, entry.exception, entry.title, int(entry.curated), " ".join(entry.apis[:3])]
+        [
+            entry.id,
+            entry.exception,
+            entry.title,
+            int(entry.curated),
+            " ".join(entry.apis[:3]),
+            int(wraps(entry)),
+        ]
         for entry in catalog.entries
     ]
     templates = [

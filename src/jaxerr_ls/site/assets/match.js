@@ -228,6 +228,8 @@
       var t = candidates[c];
       var hit = this.regex(t[1]).exec(text);
       if (!hit) continue;
+      // catalog/match.py: a leading value is read on the first line, without a colon.
+      if (!t[2] && /[\n:]/.test(hit[1] || "")) continue;
       var values = {};
       for (var n = 0; n < t[6].length && n + 1 < hit.length; n++) values[t[6][n]] = (hit[n + 1] || "").trim();
       var e = t[0];
@@ -236,6 +238,7 @@
     }
     var runtime = !!this.runtime[carried] || !cls || this.looksLikeStatus(text);
     var below = runtime || best === null ? this.below(text, normalised) : [];
+    var inner = null;
     for (var k = 0; k < below.length; k++) {
       var row = below[k].row;
       if (!runtime && row[6] !== cls) continue;  // jaxlib's Python errors: same class only
@@ -243,9 +246,14 @@
       var bkey = [this.fits(row[6], cls, carried) ? 1 : 0, row[9] ? 2 : 0, row[5], row[3], entries[row[0]][3], this.hasPatterns[row[0]] ? 0 : 1];
       if (runtime) {
         if (best === null || greater(bkey, best.key)) best = { key: bkey, entry: row[0], fields: below[k].fields };
+        if (bkey[0] === 1 && (inner === null || greater(bkey, inner.key))) inner = { key: bkey, entry: row[0], fields: below[k].fields };
       } else if (best === null || greater(bkey, best.key)) {
         best = { key: bkey, entry: row[0], fields: below[k].fields, fallback: true };
       }
+    }
+    // catalog/match.py: a generated wrapper (`...: {err}`) gives way to the status it carries.
+    if (best !== null && inner !== null && entries[best.entry][5]) {
+      return { entry: inner.entry, fields: inner.fields, score: 100 };
     }
     if (best !== null) {
       if (best.fallback) return { entry: best.entry, fields: best.fields, score: 100 };

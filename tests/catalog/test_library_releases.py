@@ -30,13 +30,13 @@ OLD = [
         "equinox-0.9.2 equinox/experimental/stateful.py:355 (eqx.experimental.get_state)",
         "RuntimeError: Cannot get state before it has been set\n",
         "equinox-c68c8519",
-        "Equinox 0.5.6–0.9.2",
+        "Equinox 0.4.0–0.10.2",  # every release read (stop 35): 0.5.6–0.9.2 in the sample
     ),
     Old(
         "flax-0.2.2 flax/linen/module.py:148 (later 'Can't call compact methods on unbound modules')",
         "ValueError: Can't call methods on orphaned modules\n",
         "flax-a98997b5",
-        "Flax 0.2.2–0.3.2",
+        "Flax 0.2.1–0.3.2",  # 0.2.2–0.3.2 in the sample
     ),
     Old(
         "orbax-0.0.23 (the package before orbax-checkpoint) orbax/checkpoint/checkpoint_manager.py:424",
@@ -50,7 +50,7 @@ OLD = [
         " to have a batch dimension in the 0th axis. That is, this function expects per-example"
         " gradients as input.\n",
         "optax-a2564678",
-        "Optax 0.0.9–0.0.91",
+        "Optax 0.0.5–0.1.2",  # 0.0.9–0.0.91 in the sample
     ),
 ]
 

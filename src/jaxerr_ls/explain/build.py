@@ -255,9 +255,9 @@ def explain_paste(
             ]
             if printed:
                 # Unless that line, read with its class, reached a curated entry as surely
-                # where the class-less reading reached a generated one: that reading ran over
-                # more than the message (an older template's leading placeholder takes the
-                # shell's command line too).
+                # where the class-less reading reached a generated one: the curated entry says
+                # more of the same error (ctd's `Non-hashable static arguments`, under the
+                # generated XLA wording the whole text also matched).
                 own = printed[0].match
                 if (
                     own is not None

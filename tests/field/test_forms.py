@@ -215,3 +215,21 @@ def test_generic_class_at_a_library_statement_identifies_its_entry(
     assert found[-1]["exception"] == "TypeError"
     assert found[-1]["entry"]["id"] == "equinox-filter-grad-first-argument"
     assert found[-1]["entry"]["identified_by"] == "raise_site"
+
+
+@pytest.mark.parametrize(
+    ("name", "entry", "end"),
+    [
+        ("1030", "vmap-out-axes-none-mapped-output", "out_axes is None"),
+        ("1106", "resource-exhausted-out-of-memory", "294970604000 bytes."),
+    ],
+)
+def test_an_error_line_in_markdown_bold(
+    capsys: pytest.CaptureFixture[str], name: str, entry: str, end: str
+) -> None:
+    """An issue's text showing the error line in bold, outside a code block (jax#7972,
+    alphafold#185): the message ends where the error's does, not at the closing `**`, so a
+    template ending in literal text still matches it."""
+    [found] = explain(capsys, name)
+    assert found["message"].endswith(end)
+    assert found["entry"]["id"] == entry

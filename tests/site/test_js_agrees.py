@@ -479,3 +479,17 @@ def test_a_wrapper_and_a_leading_value_are_read_alike(matcher: Matcher, tmp_path
     assert "already-exists" in str(expected[0][0])
     found = run_node(matcher, [["message", e, m] for e, m in pairs], tmp_path)
     assert found == expected
+
+
+def test_a_line_in_markdown_bold_is_read_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """An error line set in bold outside a code block (jax#7972, alphafold#185) loses its `**`
+    on the page as in the command line."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [paste_text("1030"), paste_text("1106")]
+    expected = []
+    for text in texts:
+        [explained] = explain_text(text, matcher)
+        assert explained.match is not None and not explained.traceback.message.endswith("*")
+        expected.append([explained.match.entry.id, explained.match.score])
+    assert run_node(matcher, [["text", text] for text in texts], tmp_path) == expected

@@ -22,6 +22,9 @@ _LINK = re.compile(
 # line's number in brackets (`--> [336]  return func(...)`).
 _BARE_LINE_LINK = re.compile(r"^(\s*(?:-*> ?)?)\[(\d{1,7})\](?=\s|$)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+# A whole line set in markdown bold, as an issue's text shows an error outside a code block
+# (`**ValueError: ...**`): the closing `**` would end the message.
+_BOLD_LINE = re.compile(r"^\s*\*\*(?P<inner>[^*\s](?:[^*]*[^*\s])?)\*\*\s*$")
 # VS Code's error copy, possibly cut short: `{"name": "...", "message": "...", "stack": "...`.
 _STRING = r'(?:[^"\\]|\\.)*'
 _COPY = re.compile(
@@ -119,7 +122,7 @@ def _decode(found: re.Match[str]) -> str:
 
 
 def strip_markup(lines: list[str]) -> list[str]:
-    """Drop code fences, unwrap markdown links, cap line lengths; drop the `python-BaseException`
+    """Drop code fences, unwrap markdown links and whole bold lines, cap line lengths; drop the `python-BaseException`
     PyCharm's console appends to an uncaught exception's last line."""
     out: list[str] = []
     for line in lines:
@@ -131,6 +134,8 @@ def strip_markup(lines: list[str]) -> list[str]:
             line = _LINK.sub(lambda link: link[1] or link[2], line)
         if "[" in line[:16]:
             line = _BARE_LINE_LINK.sub(r"\1\2", line)
+        if line.lstrip().startswith("**") and (bold := _BOLD_LINE.match(line)):
+            line = bold["inner"]
         out.append(line.rstrip().removesuffix(_PYCHARM).rstrip())
     return out
 

@@ -383,6 +383,8 @@
   // normalize.py's _LINK: also VS Code's line links to an unsaved file (`[5](untitled-1:5)`).
   var LINK = /\[([^\[\]\n]{1,500})\]\((?:https?|file|vscode[\w-]*):[^()\s]{0,2000}\)|\[(\d{1,7})\]\([\w.-]{1,200}:\d{1,7}\)/g;
   var FENCE = /^\s*(?:```|~~~)[\w+-]*\s*$/;
+  // normalize.py's _BOLD_LINE: a whole line in markdown bold (`**ValueError: ...**`).
+  var BOLD_LINE = /^\s*\*\*([^*\s](?:[^*]*[^*\s])?)\*\*\s*$/;
   var PREFIXES = [
     /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/,
     /^\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.:a-fA-F]+)?\) ?/,
@@ -441,7 +443,9 @@
       return segments.length ? segments[segments.length - 1] : "";
     });
     lines = lines.filter(function (line) { return !FENCE.test(line); }).map(function (line) {
-      return line.replace(LINK, function (_, text, number) { return text || number; }).replace(/\s+$/, "");
+      line = line.replace(LINK, function (_, text, number) { return text || number; });
+      var bold = BOLD_LINE.exec(line);
+      return (bold ? bold[1] : line).replace(/\s+$/, "");
     });
     var ticked = lines.filter(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`"; });
     if (ticked.length >= 2) {

@@ -122,8 +122,8 @@ def _decode(found: re.Match[str]) -> str:
 
 
 def strip_markup(lines: list[str]) -> list[str]:
-    """Drop code fences, unwrap markdown links and whole bold lines, cap line lengths; drop the `python-BaseException`
-    PyCharm's console appends to an uncaught exception's last line."""
+    """Drop code fences, unwrap markdown links and whole bold lines, cap line lengths; drop the
+    `python-BaseException` PyCharm's console appends to an uncaught exception's last line."""
     out: list[str] = []
     for line in lines:
         if len(line) > MAX_LINE:

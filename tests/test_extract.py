@@ -206,6 +206,48 @@ def test_message_grown_or_chosen_on_several_paths(tmp_path: Path) -> None:
     ]
 
 
+def test_an_exception_built_in_a_variable_then_raised(tmp_path: Path) -> None:
+    """Equinox's `exc = TreePathError(f"..."); exc.path = path; raise exc from e`: the class and
+    message built in the variable, on each path; a variable a call of something else may hold
+    stays unread."""
+    result = run(
+        tmp_path,
+        {
+            "_src/m.py": """
+            def leaf(f, path):
+                try:
+                    return f()
+                except TreePathError as e:
+                    exc = TreePathError(f"Error at leaf with path {path + e.path}")
+                    exc.path = path + e.path
+                    raise exc from e
+                except Exception as e:
+                    exc = TreePathError(f"Error at leaf with path {path}")
+                    raise exc from e
+
+            def chosen(x):
+                if x:
+                    err = ValueError("Got one.")
+                else:
+                    err = TypeError("Got two.")
+                raise err
+
+            def made(x):
+                err = make_error(x)
+                raise err
+            """,
+        },
+    )
+    found = templates(result)
+    assert found["Error at leaf with path {path}"] == "TreePathError"
+    assert found["Error at leaf with path {path + e.path}"] == "TreePathError"
+    assert (found["Got one."], found["Got two."]) == ("ValueError", "TypeError")
+    assert len(found) == 4
+    assert [s.reason for s in result.skipped] == [
+        "raises an exception object or class without a message"
+    ]
+
+
 def test_an_exception_factory_gives_its_callers_its_class_and_message(tmp_path: Path) -> None:
     # jax2tf of 0.2-0.4 (`raise _xla_disabled_error("pad")`, jax#6763's paste) and
     # `core.escaped_tracer_error` called from another module.

@@ -214,3 +214,18 @@ def test_message_without_class_cut_short_names_its_error() -> None:
     )
     assert found is not None and found.entry.id == "shape" and found.cut
     assert match_any_class(MATCHER, "Shapes must be 1D sequences") is None
+
+
+def test_a_short_cut_with_its_class_names_the_one_entry_it_begins() -> None:
+    """Shorter than a line, a cut printed with its class names its entry when no other entry's
+    template reads as far (Flax's setup-names error cut at "via", flax#765); one that several
+    entries begin names none, and without its class a phrase that short names nothing."""
+    from jaxerr_ls.catalog.loose import match_any_class
+
+    matcher = Matcher(load_catalog())
+    found = matcher.match("ValueError", "In setup, assign names of Modules via")
+    assert found is not None and found.cut and found.entry.library == "flax"
+    assert "assign names of Modules" in found.entry.message
+    # Three curated entries (an array, a container, an object) begin with these words.
+    assert matcher.match("ValueError", "Non-hashable static arguments") is None
+    assert match_any_class(matcher, "In setup, assign names of Modules via") is None

@@ -222,14 +222,16 @@ def test_generic_class_at_a_library_statement_identifies_its_entry(
     [
         ("1030", "vmap-out-axes-none-mapped-output", "out_axes is None"),
         ("1106", "resource-exhausted-out-of-memory", "294970604000 bytes."),
+        ("295", "flax-9624bcb5", "mapping strings to `jax.PRNGKey`."),
     ],
 )
 def test_an_error_line_in_markdown_bold(
     capsys: pytest.CaptureFixture[str], name: str, entry: str, end: str
 ) -> None:
-    """An issue's text showing the error line in bold, outside a code block (jax#7972,
-    alphafold#185): the message ends where the error's does, not at the closing `**`, so a
-    template ending in literal text still matches it."""
+    """An issue's text showing the error line in bold or in italics, outside a code block
+    (jax#7972, alphafold#185, xmcgan#8's `_flax.errors.InvalidRngError: ..._`): the class and
+    the message are the error's, not the closing `**` or `_`, so a template ending in literal
+    text still matches it."""
     [found] = explain(capsys, name)
     assert found["message"].endswith(end)
     assert found["entry"]["id"] == entry

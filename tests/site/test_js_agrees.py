@@ -482,11 +482,11 @@ def test_a_wrapper_and_a_leading_value_are_read_alike(matcher: Matcher, tmp_path
 
 
 def test_a_line_in_markdown_bold_is_read_alike(matcher: Matcher, tmp_path: Path) -> None:
-    """An error line set in bold outside a code block (jax#7972, alphafold#185) loses its `**`
-    on the page as in the command line."""
+    """An error line set in bold or italics outside a code block (jax#7972, alphafold#185,
+    xmcgan#8) loses its `**` or `_` on the page as in the command line."""
     from tests.field.measure_pastes import paste_text
 
-    texts = [paste_text("1030"), paste_text("1106")]
+    texts = [paste_text("1030"), paste_text("1106"), paste_text("295")]
     expected = []
     for text in texts:
         [explained] = explain_text(text, matcher)

@@ -56,6 +56,10 @@ CUT_SCORE = 95
 MAX_LEADING_VALUE = 40
 # How much of such a template's first words a cut message must hold to be read by it.
 _PROBE = 16
+# A cut shorter than `partial.MIN_READ`, printed with its class, names its entry when no other
+# entry's template reads as far, of any class (flax#765's "In setup, assign names of Modules
+# via"): about five words. Without a class, a phrase that short may be anyone's.
+MIN_READ_ALONE = 24
 
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
@@ -441,17 +445,28 @@ class Matcher:
         """Of the templates (with their cut pieces) the text begins, of the class printed, the
         one that reads the most of it, best-ranked among equals."""
         best: tuple[tuple[int, ...], Match] | None = None
+        # Shorter cuts, of any class: one entry alone reading that far still tells it apart.
+        short: dict[str, Match | None] = {}
         for template, pieces, glued in candidates:
-            if cls and not same_class(template.cls, cls):
-                continue
             cut = follow(pieces, template.names, normalised, glued)
-            if cut is None or not enough_read(pieces, cut):
+            if cut is None:
                 continue
             if not pieces[0] and len(cut.fields.get(template.names[0], "")) > MAX_LEADING_VALUE:
+                continue
+            if cut.read >= MIN_READ_ALONE:
+                printed = not cls or same_class(template.cls, cls)
+                short.setdefault(template.entry.id, None)
+                if printed:
+                    short[template.entry.id] = Match(
+                        template.entry, cut.fields, CUT_SCORE, cut=True
+                    )
+            if (cls and not same_class(template.cls, cls)) or not enough_read(pieces, cut):
                 continue
             key = (cut.read, *self._template_key(template))
             if best is None or key > best[0]:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
+        if best is None and cls and len(short) == 1:
+            return next(iter(short.values()))
         return best[1] if best is not None else None
 
     def match_cut_below(self, cls: str, text: str) -> Match | None:

@@ -133,10 +133,9 @@ def extract_source(
     modules, skipped = exception_factories(modules, skipped)
     if class_messages:
         modules, skipped = message_helpers(modules, skipped)
-    found = [s for m in modules.values() for s in m.sites]
-    if library is None:
-        # JAX's warnings (issue 18); the libraries' indexes hold their raises only, for now.
-        found += [s for m in modules.values() for s in m.warned]
+    # Warnings are pasted as often as errors (issue 18): JAX's and the libraries' alike
+    # (Equinox's "A JAX array is being set as static!").
+    found = [s for m in modules.values() for s in (*m.sites, *m.warned)]
     if library is not None:
         found, skipped = adjust_sites(library, found, skipped, modules, resolver)
     sites = tuple(sorted(found, key=_site_key))

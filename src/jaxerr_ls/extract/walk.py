@@ -16,7 +16,14 @@ from jaxerr_ls.extract.classes import ClassFacts, as_raise, chain_of, class_fact
 from jaxerr_ls.extract.guards import raise_guards
 from jaxerr_ls.extract.messages import Hole, Lit, Lookup, Skip, parse_template, template_of
 from jaxerr_ls.extract.reaching import Binding, Blocks, reaching
-from jaxerr_ls.extract.sites import MODULE_SCOPE, MessageHelper, RaiseSite, Skipped, site_of
+from jaxerr_ls.extract.sites import (
+    MODULE_SCOPE,
+    MessageHelper,
+    RaiseSite,
+    Skipped,
+    exception_name,
+    site_of,
+)
 from jaxerr_ls.extract.source import module_name
 from jaxerr_ls.extract.warns import (
     deprecation_table_sites,
@@ -240,6 +247,10 @@ class _Pass:
         """The raise's site; when its message is a variable worded on several paths of its
         function (`reaching`), one site per path's template."""
         base = _lookup(scope, node.lineno, blocks, self.class_messages)
+        if isinstance(node.exc, ast.Name):
+            built = self._built(node, node.exc.id, scope, blocks, condition)
+            if built:
+                return built
         unresolved: list[str] = []
 
         def recording(name: str) -> ast.expr | None:
@@ -266,6 +277,21 @@ class _Pass:
             if isinstance(site, RaiseSite) and site.exception[:1].isupper():
                 variants.setdefault(site.template, site)
         return list(variants.values()) or [found]
+
+    def _built(
+        self, node: ast.Raise, name: str, scope: _Scope, blocks: Blocks, condition: str
+    ) -> list[RaiseSite | Skipped]:
+        """`exc = TreePathError(f"..."); raise exc from e` (Equinox): the exception built in a
+        variable of the function is raised as if built in the `raise` itself."""
+        paths = reaching(scope.bindings.get(name, []), node.lineno, blocks, self.owners)
+        found: list[RaiseSite | Skipped] = []
+        for value in paths:
+            called = exception_name(value.func) if isinstance(value, ast.Call) else None
+            if called is None or not called[:1].isupper():
+                return []  # a path holding anything else: what is raised is not known
+            raised = ast.Raise(exc=value, cause=node.cause, lineno=node.lineno, col_offset=0)
+            found += self._sites_of(raised, scope, blocks, condition)
+        return found
 
     def _visit(self, node: ast.AST, scope: _Scope, blocks: Blocks) -> list[Item]:
         """Handle one node; return its children to visit, each with its scope."""

@@ -23,8 +23,12 @@ _LINK = re.compile(
 _BARE_LINE_LINK = re.compile(r"^(\s*(?:-*> ?)?)\[(\d{1,7})\](?=\s|$)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # A whole line set in markdown bold, as an issue's text shows an error outside a code block
-# (`**ValueError: ...**`): the closing `**` would end the message.
+# (`**ValueError: ...**`): the closing `**` would end the message. In italics (`_..._`, `*...*`)
+# only an exception line (`_IndexError: ..._`): a name in underscores is Python's.
 _BOLD_LINE = re.compile(r"^\s*\*\*(?P<inner>[^*\s](?:[^*]*[^*\s])?)\*\*\s*$")
+_ITALIC_LINE = re.compile(
+    r"^\s*(?P<mark>\*|_{1,2})(?P<inner>[A-Za-z][\w.]*: \S(?:.*\S)?)(?P=mark)\s*$"
+)
 # VS Code's error copy, possibly cut short: `{"name": "...", "message": "...", "stack": "...`.
 _STRING = r'(?:[^"\\]|\\.)*'
 _COPY = re.compile(
@@ -134,8 +138,10 @@ def strip_markup(lines: list[str]) -> list[str]:
             line = _LINK.sub(lambda link: link[1] or link[2], line)
         if "[" in line[:16]:
             line = _BARE_LINE_LINK.sub(r"\1\2", line)
-        if line.lstrip().startswith("**") and (bold := _BOLD_LINE.match(line)):
-            line = bold["inner"]
+        if line.lstrip().startswith(("*", "_")) and (
+            emphasis := _BOLD_LINE.match(line) or _ITALIC_LINE.match(line)
+        ):
+            line = emphasis["inner"]
         out.append(line.rstrip().removesuffix(_PYCHARM).rstrip())
     return out
 

@@ -385,6 +385,8 @@
   var FENCE = /^\s*(?:```|~~~)[\w+-]*\s*$/;
   // normalize.py's _BOLD_LINE: a whole line in markdown bold (`**ValueError: ...**`).
   var BOLD_LINE = /^\s*\*\*([^*\s](?:[^*]*[^*\s])?)\*\*\s*$/;
+  // normalize.py's _ITALIC_LINE: in italics, an exception line only (`_IndexError: ..._`).
+  var ITALIC_LINE = /^\s*(\*|_{1,2})([A-Za-z][\w.]*: \S(?:.*\S)?)\1\s*$/;
   var PREFIXES = [
     /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/,
     /^\((?:[\w.:-]+ )?pid=\d+(?:, ip=[\d.:a-fA-F]+)?\) ?/,
@@ -445,7 +447,8 @@
     lines = lines.filter(function (line) { return !FENCE.test(line); }).map(function (line) {
       line = line.replace(LINK, function (_, text, number) { return text || number; });
       var bold = BOLD_LINE.exec(line);
-      return (bold ? bold[1] : line).replace(/\s+$/, "");
+      var italic = bold ? null : ITALIC_LINE.exec(line);
+      return (bold ? bold[1] : italic ? italic[2] : line).replace(/\s+$/, "");
     });
     var ticked = lines.filter(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`"; });
     if (ticked.length >= 2) {

@@ -257,3 +257,19 @@ def test_a_pytest_summary_of_several_failures_is_each_of_its_errors(matcher: Mat
     # One failed test is one error, as before.
     [one] = explain_text("FAILED t.py::test_a - ValueError: bad shape\n", matcher)
     assert one.traceback.message == "bad shape"
+
+
+def test_a_first_line_alone_when_the_lines_after_it_are_not_the_message(
+    matcher: Matcher,
+) -> None:
+    """XLA's status line pasted without its class, then a line of another wording or of the
+    program's output: the first line names its entry (read as the beginning of XLA's message),
+    and the line after it alone names nothing."""
+    [template] = [
+        t for t in matcher.below_templates() if "No PTX compilation provider" in t.message
+    ]
+    first = template.message.split("\n", 1)[0].split(" As a fallback", 1)[0]
+    assert first.startswith("UNAVAILABLE: No PTX compilation provider is available.")
+    [found] = explain(first + "\nDriver compilation is enabled: 0", matcher)
+    assert found.match is not None and found.match.entry.id == template.entry.id
+    assert not explain("Driver compilation is enabled: 0", matcher)

@@ -205,6 +205,13 @@ def identified_words(
             "Identified by where JAX raised it (the last JAX frame of the traceback): the "
             "message alone did not say which error this is."
         )
+    if match.inside:
+        if short:
+            return "Identified by words quoted from inside its message."
+        return (
+            "Identified by words quoted from inside its message: the text holds neither its "
+            "beginning nor its end, and no other error's wording holds these words."
+        )
     if match.cut_start:
         if short:
             return "Identified by the end of its message; its beginning was left out."

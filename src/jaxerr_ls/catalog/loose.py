@@ -92,6 +92,8 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         or matcher.match_cut("", text)
         or matcher.match_cut_below("", text)
         or _cut_log_line(matcher, text)
+        # Words quoted from inside a message: neither its beginning nor its end.
+        or matcher.match_inside(text)
         or _fuzzy(matcher, text.split("\n", 1)[0])
     )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from jaxerr_ls.catalog.inside import Inside
 from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
 from jaxerr_ls.catalog.mlir import carried_class, is_diagnostic
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
@@ -143,6 +144,7 @@ class Matcher:
         self._last_words: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
         self._floating: list[Template] = []
         self._floating_cut: list[tuple[Template, list[str], list[bool]]] | None = None
+        self._inside: Inside | None = None
         for template in self.templates:
             if template.prefix and template.whole_word:
                 self._by_word.setdefault(template.prefix.split(" ", 1)[0], []).append(template)
@@ -521,6 +523,12 @@ class Matcher:
                     match = Match(template.entry, cut.fields, CUT_SCORE, cut=True, cut_start=True)
                     best = (key, match)
         return best[1] if best is not None else None
+
+    def match_inside(self, text: str) -> Match | None:
+        """Words quoted from inside one entry's message, without its class (`inside.py`)."""
+        if self._inside is None:
+            self._inside = Inside([*self.templates, *self.below_templates()])
+        return self._inside.match(text, CUT_SCORE)
 
     def _by_last_word(self) -> dict[str, list[tuple[Template, list[str], list[bool]]]]:
         """Templates by the last word of their literal text, with their cut pieces: built the

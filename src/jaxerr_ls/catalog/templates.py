@@ -77,6 +77,8 @@ class Match:
     cut: bool = False  # the message stops short: found by its beginning (`catalog.partial`)
     # The message's beginning was left out (`... got Ellipsis.`): found by its end.
     cut_start: bool = False
+    # Words quoted from inside the message, neither its beginning nor its end (`inside.py`).
+    inside: bool = False
     # Where a "raise_site" match was raised, in words, when not the last JAX frame.
     where: str = ""
 

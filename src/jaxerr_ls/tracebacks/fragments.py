@@ -354,6 +354,16 @@ def message_fragment(lines: list[str]) -> Traceback | None:
     return Traceback("", text)
 
 
+def first_line_fragment(lines: list[str]) -> Traceback | None:
+    """The text's first line alone as a message without its class, when more lines follow: what
+    follows may be another release's continuation of the message, or the program's output
+    (`UNAVAILABLE: No PTX compilation provider ...` then `Driver compilation is enabled: 0`)."""
+    filled = [line.strip() for line in lines if line.strip()]
+    if len(filled) < 2 or len(filled[0]) > MAX_FRAGMENT:
+        return None
+    return Traceback("", filled[0])
+
+
 # Python's logging at its default format (`ERROR:absl:text`, `ERROR:root:text`), JAX's logger
 # (`ERROR:2025-05-09 17:39:42,537:jax._src.callback:102: text`) and a program's own `ERROR: text`.
 _LOGGED = re.compile(

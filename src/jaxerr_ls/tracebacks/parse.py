@@ -115,6 +115,8 @@ def paste_readings(text: str) -> list[Traceback]:
     # for a class-less reading that matched an entry of its class (`explain_paste`).
     if exception is not None and exception[1] > 0:
         readings.append(fragments.opening_exception(lines))
+    # The first line alone, when nothing before named an entry (`first_line_fragment`).
+    readings.append(fragments.first_line_fragment(lines))
     if any(JAX_NOTE_HEAD in line for line in lines):
         readings.extend(tb for tb in parse_lines(lines) if is_bare_note(tb))
     return [clean(reading) for reading in readings if reading is not None]

@@ -142,6 +142,11 @@ def match_traceback(
         # A removed name's entry only when the API history confirms it, as with a class.
         found = match_any_class(matcher, traceback.message)
         return _with_history("", traceback.message, found, matcher, jax_version, ())
+    # Code running in a file of the user's named like the library it imports (`optax.py`): the
+    # cause whatever the library's releases say of the name.
+    found = match_shadowed(matcher, traceback.exception, traceback.message, traceback.frames)
+    if found is not None:
+        return found
     found = _cut_name(traceback, matcher, jax_version) or _keyword(traceback, matcher, jax_version)
     found = found or match_exception(
         traceback.exception,
@@ -153,10 +158,6 @@ def match_traceback(
     if found is not None:
         found = printed_class_wins(matcher, traceback.exception, traceback.message, found)
         return _with_older_releases(matcher, found)
-    # Code running in a file of the user's named like the library it imports (`optax.py`).
-    found = match_shadowed(matcher, traceback.exception, traceback.message, traceback.frames)
-    if found is not None:
-        return found
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
         found = (

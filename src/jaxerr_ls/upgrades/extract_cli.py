@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jaxerr_ls.upgrades.build import build_from_wheels, wheel_version
 from jaxerr_ls.upgrades.libraries import (
-    HISTORY_RELEASES,
+    PIP_NAMES,
     build_library_history,
     wheel_release,
     write_histories,
@@ -53,7 +53,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("-o", "--output", type=Path, help="write here (default: stdout)")
     parser.add_argument(
         "--library",
-        choices=sorted(HISTORY_RELEASES),
+        choices=sorted(PIP_NAMES),
         help="the wheels are this library's: merge its history into OUTPUT "
         "(catalog/library-api-history.json.gz)",
     )

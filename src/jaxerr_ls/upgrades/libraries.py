@@ -5,7 +5,7 @@ It answers what JAX's history answers for `jax.*`: `module 'flax' has no attribu
 module Flax removed (gone by 0.6.3, present in 0.5.3), `flax.linen.initializers.zeros_init` a name
 the user's older Flax lacks. Stored in one file, `catalog/library-api-history.json.gz`:
 `{"format": 1, "libraries": {"flax": <history as api-history.json>, ...}}`. The releases read
-are a sample (`HISTORY_RELEASES`), so "removed in Flax 0.6.3" means "gone by 0.6.3".
+are every one the package index serves (`history_releases`).
 """
 
 from __future__ import annotations
@@ -23,15 +23,24 @@ from jaxerr_ls.upgrades.history import ApiHistory
 
 FORMAT = 1
 HISTORY_FILE = "library-api-history.json.gz"
-# Releases read per library (distribution name, releases): the raise-site extraction's releases
-# plus older ones around the removals and additions users meet (`flax.optim` went between 0.5.3
-# and 0.6.3; `zeros_init` came between 0.6.3 and 0.6.11; Optax's Lion between 0.1.4 and 0.1.7).
-HISTORY_RELEASES: Mapping[str, tuple[str, tuple[str, ...]]] = {
-    "flax": ("flax", ("0.3.6", "0.5.3", "0.6.3", "0.6.11", "0.7.5", "0.8.5", "0.10.7", "0.12.8")),
-    "optax": ("optax", ("0.0.9", "0.1.4", "0.1.7", "0.1.9", "0.2.8")),
-    "equinox": ("equinox", ("0.10.11", "0.11.4", "0.11.12", "0.13.8")),
-    "chex": ("chex", ("0.1.7", "0.1.86", "0.1.92")),
+# The libraries whose API history is kept, by their name on the package index. Their releases
+# read are every one the package index serves, as for their raise sites (`history_releases`).
+PIP_NAMES: Mapping[str, str] = {
+    "flax": "flax",
+    "optax": "optax",
+    "equinox": "equinox",
+    "chex": "chex",
 }
+
+
+def history_releases(library: str) -> tuple[str, ...]:
+    """The releases the history reads: those the raise-site extraction reads
+    (`extract/libraries.py`), so "removed in Flax 0.6.0" is the release that removed it."""
+    from jaxerr_ls.extract.libraries import LIBRARIES
+
+    return LIBRARIES[library].releases
+
+
 # Where each library documents its API (the JAX entries link JAX's API compatibility policy).
 DOCS = {
     "flax": "https://flax.readthedocs.io/en/latest/",
@@ -39,8 +48,6 @@ DOCS = {
     "equinox": "https://docs.kidger.site/equinox/",
     "chex": "https://chex.readthedocs.io/",
 }
-# Package index names as pip and wheels spell them.
-PIP_NAMES = {name: dist for name, (dist, _) in HISTORY_RELEASES.items()}
 _WHEEL = re.compile(r"^(?P<dist>[A-Za-z0-9_.]+?)-(?P<version>\d[^-]*)-py\d")
 _ROOT = re.compile(r"^(?P<root>[a-z]+)\.")
 
@@ -48,7 +55,7 @@ _ROOT = re.compile(r"^(?P<root>[a-z]+)\.")
 def wheel_release(path: Path, library: str) -> str | None:
     """`flax-0.6.3-py3-none-any.whl` -> `0.6.3` for library `flax`; None for another's wheel."""
     found = _WHEEL.match(path.name)
-    dist = HISTORY_RELEASES.get(library, (library, ()))[0]
+    dist = PIP_NAMES.get(library, library)
     if found is None or found.group("dist").replace("_", "-").lower() != dist:
         return None
     return found.group("version")
@@ -104,7 +111,7 @@ def library_of_name(dotted: str) -> str | None:
     """`flax.linen.initializers.zeros_init` -> `flax`; None for JAX's names and unknown roots."""
     found = _ROOT.match(dotted + ".")
     root = found.group("root") if found else ""
-    return root if root in LIBRARY_NAMES and root in HISTORY_RELEASES else None
+    return root if root in LIBRARY_NAMES and root in PIP_NAMES else None
 
 
 def library_history(library: str) -> ApiHistory | None:

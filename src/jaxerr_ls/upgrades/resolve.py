@@ -55,7 +55,7 @@ _CANNOT_IMPORT = re.compile(
 _LIBRARY_MEANING = """The libraries used with JAX change their public API between releases too:
 Flax dropped `flax.optim` for Optax and moved names between `flax.linen` modules, Optax and
 Equinox add optimizers, state classes and filters release by release. The catalog records, for
-a sample of each library's releases read from its wheels, which modules and names each had: a
+every release of each library read from its wheels, which modules and names each had: a
 name the installed release lacks was either removed after the code was written, or the code
 needs a newer release than the one installed."""
 # JAX's own wording: "jax.tree_map was removed in JAX v0.6.0: use ...", "jnp.trapz is
@@ -225,8 +225,8 @@ def _library_sentence(verdict: Verdict, who: str) -> str:
     spans = ", ".join(f"{a}–{b}" if b else f"{a} on" for a, b in facts.spans)
     if verdict.status == "not-yet":
         return (
-            f"{facts.name} is a {who} {kind} since {who} {verdict.added_in} (of the releases "
-            f"read: {spans}): the {who} that raised this is older than that."
+            f"{facts.name} is a {who} {kind} since {who} {verdict.added_in} ({who} {spans}, "
+            f"of every release): the {who} that raised this is older than that."
         )
     return (
         f"{facts.name} was a {who} {kind} in {who} {spans} and is gone "

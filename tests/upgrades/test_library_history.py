@@ -112,3 +112,23 @@ def test_a_library_submodule_the_installed_release_lacks() -> None:
     [found] = explain_text(text + line + "\n", MATCHER)
     assert found.match is not None and found.match.entry.id == "api-not-yet-added"
     assert "flax.linen.partitioning was added in Flax 0.3.6" in found.match.entry.title
+
+
+@pytest.mark.parametrize(
+    ("line", "who"),
+    [
+        ("ImportError: cannot import name 'BoundMethod' from 'equinox._module'", "Equinox"),
+        ("ImportError: cannot import name 'OptState' from 'optax._src.transform'", "Optax"),
+    ],
+)
+def test_a_library_private_name_is_said_of_that_library(line: str, who: str) -> None:
+    """A library's private module (no history kept): said as JAX's private names are, of that
+    library, with its own install to check; never JAX's example or quick fixes."""
+    text = 'Traceback (most recent call last):\n  File "t.py", line 1, in <module>\n    x\n'
+    [found] = explain_text(text + line + "\n", MATCHER)
+    assert found.match is not None
+    entry = found.match.entry
+    assert entry.title.endswith(f"is private to {who}, and this release lacks it")
+    assert entry.library == who.lower() and entry.exception == "ImportError"
+    rendered = render_explanations([found])
+    assert f"pip show {who.lower()}" in rendered and "jax._src" not in rendered

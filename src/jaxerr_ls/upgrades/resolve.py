@@ -58,6 +58,12 @@ Equinox add optimizers, state classes and filters release by release. The catalo
 every release of each library read from its wheels, which modules and names each had: a
 name the installed release lacks was either removed after the code was written, or the code
 needs a newer release than the one installed."""
+_LIBRARY_PRIVATE = """`{name}` is private to {who}: a module or name starting with an underscore
+(`_src`, `_module`). {who} keeps no history of such names and moves, renames or removes them in
+any release. Code that imports them (another library built on {who}, research code pinned to one
+{who} release, an import of your own) breaks when the installed {who} is another release than
+the one it was written for: the error is in the pairing of that code with this {who}, not in
+your use of its public API."""
 # JAX's own wording: "jax.tree_map was removed in JAX v0.6.0: use ...", "jnp.trapz is
 # deprecated; ...", "jax.random.rbg_key(seed) is deprecated", "pltpu.HOST is deprecated".
 _JAX_SAYS = re.compile(
@@ -270,8 +276,8 @@ def upgrade_match(
         elsewhere = _elsewhere(history, name) if library is None and not warning else []
         if elsewhere:
             return _in_another_module(exception, name, elsewhere, catalog) or fallback
-        if fallback is None and library is None and not warning and is_private(name):
-            return _private(exception, name, catalog)
+        if fallback is None and not warning and is_private(name):
+            return _private(exception, name, catalog, library)
         return fallback
     entry = catalog.get(entry_for(verdict))
     if entry is None:
@@ -400,12 +406,39 @@ def is_private(name: str) -> bool:
     return any(part.startswith("_") for part in name.split(".")[1:])
 
 
-def _private(exception: str, name: str, catalog: Catalog) -> Match | None:
+def _private(
+    exception: str, name: str, catalog: Catalog, library: str | None = None
+) -> Match | None:
     entry = catalog.get(PRIVATE_NAME)
     if entry is None:
         return None
+    who = product_of(name)
+    title = f"{name} is private to {who}, and this release lacks it"
+    if library is None:
+        return Match(
+            _as_printed(entry, exception, title=title), {"name": name, "status": "private"}, 100
+        )
+    # A library's private module (`equinox._module`, `optax._src.transform`): what JAX's entry
+    # says of `jax._src`, said of that library and of the packages built on it.
+    pip = PIP_NAMES.get(library, library)
     shown = _as_printed(
-        entry, exception, title=f"{name} is private to JAX, and this release lacks it"
+        entry,
+        exception,
+        title=title,
+        meaning=_LIBRARY_PRIVATE.format(who=who, name=name),
+        solutions=(
+            f"Check which {who} is installed: `pip show {pip}`; then find the package whose "
+            f"code imports `{name}` (the traceback's last frame outside {who}).",
+            f"Install the {who} release that package was written for (its requirements name "
+            f"it: `pip install '{pip}==X.Y.Z'`), or upgrade that package to a release made "
+            f"for your {who}.",
+            f"In your own code, use {who}'s public API instead: its private modules change "
+            "in any release.",
+        ),
+        library=library,
+        fixes=(),
+        docs=DOCS.get(library, ""),
+        related=(),
     )
     return Match(shown, {"name": name, "status": "private"}, 100)
 

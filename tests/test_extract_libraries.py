@@ -109,6 +109,31 @@ def test_chex_assertions_print_their_prefix(tmp_path: Path) -> None:
     }
 
 
+def test_a_library_is_read_as_older_releases_are(tmp_path: Path) -> None:
+    """Flax 0.3's `assert rng is not None, 'Need PRNG for "%s"' % kind` (flax#895), a warning,
+    and an exception built before its raise: a library's every form is read."""
+    files = {
+        "__init__.py": '__version__ = "0.3.0"\nfrom .core import init as init\n',
+        "core.py": """
+            import warnings
+
+            def init(rngs, kind, x):
+              rng = rngs.get(kind)
+              assert rng is not None, 'Need PRNG for "%s"' % kind
+              if x.static:
+                warnings.warn("A JAX array is being set as static!")
+              err = ValueError(f"bad input {x}")
+              raise err
+        """,
+    }
+    result = extract(make_package(tmp_path, "flax", files), jobs=1, package="flax")
+    assert templates(result) == {
+        'Need PRNG for "{kind}"': "AssertionError",
+        "A JAX array is being set as static!": "UserWarning",
+        "bad input {x}": "ValueError",
+    }
+
+
 def test_plain_reexports_of_a_package_and_their_shortest_names(tmp_path: Path) -> None:
     files = {
         "__init__.py": '__version__ = "0.2.0"\nfrom optax._src.alias import adamw\n',

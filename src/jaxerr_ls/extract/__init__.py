@@ -112,6 +112,10 @@ def extract_source(
     `__init__` (used for the releases before the main index, whose tracer errors word their
     message there), those of message helpers (`message_helpers`) and those of `assert test,
     msg` statements (as `AssertionError`)."""
+    library = library_of(source.package)
+    # The libraries are read as the older releases are: their asserts, constructor messages and
+    # message helpers too (Flax's `assert rng is not None, 'Need PRNG for "params"'`).
+    class_messages = class_messages or library is not None
     analysed = _analyse_all(source, jobs, class_messages)
     modules: dict[str, ModuleFacts] = {}
     skipped: list[Skipped] = []
@@ -122,7 +126,6 @@ def extract_source(
         modules[facts.module] = facts
         skipped.extend(facts.skipped)
     with _no_gc():
-        library = library_of(source.package)
         resolver = Resolver(modules)
         graph = build_graph(modules, resolver)
         roots = public_roots(modules, resolver, source.package, plain_imports=library is not None)
@@ -136,6 +139,10 @@ def extract_source(
     # Warnings are pasted as often as errors (issue 18): JAX's and the libraries' alike
     # (Equinox's "A JAX array is being set as static!").
     found = [s for m in modules.values() for s in (*m.sites, *m.warned)]
+    if library is not None:
+        # A library's classes word their messages with their raises (`classes.py`): a
+        # constructor's own `super().__init__(...)` is no error of its own.
+        found = [s for s in found if not s.function.endswith(f"{s.exception}.__init__")]
     if library is not None:
         found, skipped = adjust_sites(library, found, skipped, modules, resolver)
     sites = tuple(sorted(found, key=_site_key))

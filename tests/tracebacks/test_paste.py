@@ -273,3 +273,39 @@ def test_a_first_line_alone_when_the_lines_after_it_are_not_the_message(
     [found] = explain(first + "\nDriver compilation is enabled: 0", matcher)
     assert found.match is not None and found.match.entry.id == template.entry.id
     assert not explain("Driver compilation is enabled: 0", matcher)
+
+
+def test_a_warning_followed_by_its_printed_stack(matcher: Matcher, tmp_path: Path) -> None:
+    """A warning handler that prints `Warning: message` and then the stack (mctx#97's paste):
+    the message ends where the stack begins, and the stack's frames locate the user's line. The
+    text is what Python prints, run here."""
+    import subprocess
+    import sys
+
+    hooks = tmp_path / "env" / "site-packages"
+    hooks.mkdir(parents=True)
+    (hooks / "warnhook.py").write_text(
+        "import traceback\n"
+        "def show(message, category, filename, lineno, file=None, line=None):\n"
+        "    print(f'Warning: {message}')\n"
+        "    traceback.print_stack()\n",
+        encoding="utf-8",
+    )
+    program = tmp_path / "train.py"
+    program.write_text(
+        f"import sys, warnings\nsys.path.insert(0, {str(hooks)!r})\n"
+        "import warnhook\n"
+        "warnings.showwarning = warnhook.show\n"
+        "def step():\n"
+        "    warnings.warn('unhashable type: . Attempting to hash a tracer will lead to an "
+        "error in a future JAX release.', FutureWarning)\n"
+        "step()\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, check=True, timeout=60
+    )
+    [found] = explain(done.stdout + done.stderr, matcher, tmp_path)
+    assert found.traceback.message.endswith("in a future JAX release.")
+    assert found.match is not None and found.match.entry.exception == "FutureWarning"
+    assert where(found) == ("train.py", 6)

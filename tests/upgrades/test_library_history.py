@@ -132,3 +132,4 @@ def test_a_library_private_name_is_said_of_that_library(line: str, who: str) -> 
     assert entry.library == who.lower() and entry.exception == "ImportError"
     rendered = render_explanations([found])
     assert f"pip show {who.lower()}" in rendered and "jax._src" not in rendered
+    assert entry.example is None and not entry.triggers and not entry.fixes

@@ -436,6 +436,10 @@ def _private(
             "in any release.",
         ),
         library=library,
+        # JAX's triggers, example and fixes are about `jax._src`.
+        triggers=(),
+        situations=(),
+        example=None,
         fixes=(),
         docs=DOCS.get(library, ""),
         related=(),

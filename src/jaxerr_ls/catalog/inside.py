@@ -32,17 +32,24 @@ class _Pieces:
 
 
 class Inside:
-    """The templates' pieces, built once, the first time a phrase is looked up."""
+    """The templates' pieces, indexed by their words once, the first time a phrase is looked up."""
 
     def __init__(self, templates: Iterable[Template]) -> None:
         self._templates = list(templates)
-        self._read: list[_Pieces] | None = None
+        self._read: list[_Pieces] = []
+        self._by_word: dict[str, list[int]] | None = None
 
-    def _all(self) -> list[_Pieces]:
-        if self._read is None:
-            read = [_Pieces(t, *cut_pieces(t.message)) for t in self._templates]
-            self._read = [p for p in read if any(len(piece) >= _PROBE for piece in p.pieces)]
-        return self._read
+    def _index(self) -> dict[str, list[int]]:
+        if self._by_word is None:
+            self._by_word = {}
+            for template in self._templates:
+                read = _Pieces(template, *cut_pieces(template.message))
+                words = {w for p in read.pieces if len(p) >= _PROBE for w in p.split(" ")}
+                if words:
+                    self._read.append(read)
+                for word in words:
+                    self._by_word.setdefault(word, []).append(len(self._read) - 1)
+        return self._by_word
 
     def match(self, text: str, score: int) -> Match | None:
         """The one entry whose literal text the phrase (its first line) is read inside, past its
@@ -51,8 +58,15 @@ class Inside:
         if len(phrase) < MIN_INSIDE:
             return None
         probe = phrase[:_PROBE]
+        # A whole word of the probe (not its first or last, which a cut may have split) finds
+        # the pieces that may hold it.
+        whole = probe.split(" ")[1:-1]
+        if not whole:
+            return None
+        candidates = self._index().get(max(whole, key=len), [])
         found: dict[str, Match] = {}
-        for read in self._all():
+        for number in candidates:
+            read = self._read[number]
             for index, piece in enumerate(read.pieces):
                 at = piece.find(probe)
                 if at < 0 or (index == 0 and at == 0):
@@ -62,9 +76,8 @@ class Inside:
                 cut = follow(pieces, names, phrase, read.glued[index:])
                 if cut is not None and cut.read >= MIN_INSIDE:
                     entry = read.template.entry
-                    found.setdefault(
-                        entry.id, Match(entry, cut.fields, score, cut=True, inside=True)
-                    )
+                    match = Match(entry, cut.fields, score, cut=True, inside=True)
+                    found.setdefault(entry.id, match)
                     break
             if len(found) > 1:
                 return None

@@ -113,8 +113,8 @@ def extract_source(
     message there), those of message helpers (`message_helpers`) and those of `assert test,
     msg` statements (as `AssertionError`)."""
     library = library_of(source.package)
-    # The libraries are read as the older releases are: their asserts, constructor messages and
-    # message helpers too (Flax's `assert rng is not None, 'Need PRNG for "params"'`).
+    # The libraries are read as the older releases are: their asserts and message helpers too
+    # (Flax's `assert rng is not None, 'Need PRNG for "params"'`).
     class_messages = class_messages or library is not None
     analysed = _analyse_all(source, jobs, class_messages)
     modules: dict[str, ModuleFacts] = {}
@@ -143,7 +143,6 @@ def extract_source(
         # A library's classes word their messages with their raises (`classes.py`): a
         # constructor's own `super().__init__(...)` is no error of its own.
         found = [s for s in found if not s.function.endswith(f"{s.exception}.__init__")]
-    if library is not None:
         found, skipped = adjust_sites(library, found, skipped, modules, resolver)
     sites = tuple(sorted(found, key=_site_key))
     prefix = library.name if library is not None else "jax"

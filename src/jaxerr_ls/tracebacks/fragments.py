@@ -22,6 +22,7 @@ import re
 from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects.common import CARRIER, separator
+from jaxerr_ls.tracebacks.dialects.cpython import FRAME
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 # A class name that reads as an exception, anywhere in a line (after a log prefix, `E   `, ...);
@@ -62,9 +63,6 @@ _EXCEPTION_REPR = re.compile(
 # Python prints a warning as `path:line: Category: message` then `  <the source line>`.
 _WARNING_AT = re.compile(r"(?P<path>\S(?:.*\S)?):(?P<line>\d+): $")
 _SOURCE_LINE = re.compile(r"^  \S")
-# A stack printed after a warning's line (`traceback.print_stack()`, absl's warning handler):
-# `  File "...", line N, in f` lines, each with its source line under it.
-_STACK_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in ?(?P<func>.*))?$')
 # A message longer than this is not a paste of a message.
 MAX_FRAGMENT = 20_000
 # Terminal widths that hard-wrap long lines (plus whatever width the text itself shows).
@@ -320,7 +318,8 @@ def exception_fragment(lines: list[str]) -> tuple[Traceback, int] | None:
             frames = (Frame(warned["path"], int(warned["line"]), "", message.pop().strip()),)
         elif warned:
             frames = (Frame(warned["path"], int(warned["line"])),)
-        stack = next((i for i, line in enumerate(message) if i and _STACK_FRAME.match(line)), None)
+        # A stack printed after a warning's line (`traceback.print_stack()`, absl's handler).
+        stack = next((i for i, line in enumerate(message) if i and FRAME.match(line)), None)
         carried = any("Traceback (most recent call last)" in line for line in message)
         if stack is not None and not frames and not carried:
             # The message ends where a printed stack begins (mctx#97's FutureWarning); a
@@ -335,12 +334,13 @@ def _stack_frames(lines: list[str]) -> tuple[Frame, ...]:
     """`File "...", line N, in f` lines with the source line each is followed by."""
     frames: list[Frame] = []
     for index, line in enumerate(lines):
-        found = _STACK_FRAME.match(line)
+        found = FRAME.match(line)
         if found is None:
             continue
         after = lines[index + 1].strip() if index + 1 < len(lines) else ""
-        source = "" if _STACK_FRAME.match(after) else after
-        frames.append(Frame(found["path"], int(found["line"]), found["func"] or "", source))
+        source = "" if FRAME.match(after) else after
+        function = found.groupdict().get("func") or ""
+        frames.append(Frame(found["path"], int(found["line"]), function, source))
     return tuple(frames)
 
 

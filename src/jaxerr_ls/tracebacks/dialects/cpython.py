@@ -13,7 +13,8 @@ from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 HEADER = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 _CPYTHON_FRAME = re.compile(
-    r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.*\S))?\s*$'
+    # `, in` with no name after it: a paste whose line end was trimmed (mctx#97).
+    r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in(?: (?P<func>.*\S))?)?\s*$'
 )
 # IPython 8+ prints a SyntaxError's location as `  File /path/x.py:5` (maybe after a prompt).
 _IPYTHON_SYNTAX = re.compile(r"^(?:In \[\d+\]: )?\s+File (?P<path>[^\s\"].*?):(?P<line>\d+)\s*$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jaxerr_ls.catalog import Catalog, Entry, Matcher, load_catalog
+from jaxerr_ls.catalog.classes import identified_words
 
 
 def entry(entry_id: str, exception: str, message: str, **extra: object) -> Entry:
@@ -218,14 +219,37 @@ def test_message_without_class_cut_short_names_its_error() -> None:
 
 def test_a_short_cut_with_its_class_names_the_one_entry_it_begins() -> None:
     """Shorter than a line, a cut printed with its class names its entry when no other entry's
-    template reads as far (Flax's setup-names error cut at "via", flax#765); one that several
-    entries begin names none, and without its class a phrase that short names nothing."""
+    template reads as far (Flax's setup-names error cut at "via", flax#765); without its class a
+    phrase that short names nothing."""
     from jaxerr_ls.catalog.loose import match_any_class
 
     matcher = Matcher(load_catalog())
     found = matcher.match("ValueError", "In setup, assign names of Modules via")
     assert found is not None and found.cut and found.entry.library == "flax"
     assert "assign names of Modules" in found.entry.message
-    # Three curated entries (an array, a container, an object) begin with these words.
-    assert matcher.match("ValueError", "Non-hashable static arguments") is None
+    assert not found.shared
     assert match_any_class(matcher, "In setup, assign names of Modules via") is None
+
+
+def test_a_short_cut_several_entries_begin_names_their_most_common_and_says_so() -> None:
+    """dynamiqs#1015's `ValueError: Non-hashable static arguments`: curated entries (an array,
+    a container, an object) and JAX's and jaxlib's own wordings all begin so, all ValueErrors.
+    The most common curated one answers, and the explanation says how many share the words;
+    printed with another class, the words name nothing."""
+    matcher = Matcher(load_catalog())
+    found = matcher.match("ValueError", "Non-hashable static arguments")
+    assert found is not None and found.cut and found.entry.curated
+    sharing = [
+        e
+        for e in matcher.catalog.entries
+        if any(
+            m.startswith("Non-hashable static arguments")
+            for m in (e.message, *(w.message for w in e.wordings))
+        )
+    ]
+    assert found.shared > 1 and found.shared <= len(sharing)
+    curated = [e for e in sharing if e.curated]
+    assert found.entry.frequency == max(e.frequency for e in curated)
+    words = identified_words(found, "ValueError", message="Non-hashable static arguments")
+    assert f"begins the wording of {found.shared} errors of this class" in words
+    assert matcher.match("TypeError", "Non-hashable static arguments") is None

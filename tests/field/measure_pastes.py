@@ -124,8 +124,14 @@ class Outcome:
         if not want:
             return not got
         if self.record.expected[0] is None:
-            # A message (or log) without its class: read right when the text read holds it.
-            return want in got or (len(got) >= 20 and want.startswith(got))
+            # A message (or log) without its class: read right when the text read holds it; a
+            # log header on every line (absl relaying output) is a prefix, not the message.
+            unheaded = _flat(_PER_LINE_LOG_HEADER.sub("", expected, count=1))
+            return (
+                want in got
+                or (unheaded and unheaded in got)
+                or (len(got) >= 20 and want.startswith(got))
+            )
         return got.startswith(want) or (len(got) >= 20 and want.startswith(got))
 
     @property
@@ -166,6 +172,11 @@ class Outcome:
             "right_class": self.right_class,
             "identified_by": self.identified_by,
         }
+
+
+# absl's header (`I0105 14:05:05.749943 1404... xla_bridge.py:660] `), which the reader strips as
+# a prefix when it heads every line (`tracebacks/prefixes.py`).
+_PER_LINE_LOG_HEADER = re.compile(r"\A[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+\.py:\d+\] ?")
 
 
 def _cls(name: str) -> str:

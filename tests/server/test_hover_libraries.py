@@ -87,11 +87,13 @@ async def test_hover_on_a_library_api_lists_its_errors(
     assert result is not None, f"no hover on {word} ({api})"
     assert isinstance(result.contents, types.MarkupContent)
     text = result.contents.value
-    # The library's warnings are counted apart from its errors, as JAX's are.
-    errors = [e for e in entries if not e.warns]
+    # The library's warnings and logged messages are counted apart from its errors, as JAX's are.
+    errors = [e for e in entries if not e.warns and not e.logs]
     assert f"`{api}`" in text and f"{len(errors)} catalogued" in text
-    warned = len(entries) - len(errors)
+    warned = sum(1 for e in entries if e.warns)
     assert (f"+ {warned} warning" in text) == bool(warned)
+    logged = sum(1 for e in entries if e.logs)
+    assert (f"+ {logged} logged message" in text) == bool(logged)
     for entry in entries[:3]:
         assert entry.id in text
     if curated is not None:

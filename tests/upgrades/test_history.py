@@ -209,3 +209,31 @@ def test_a_deprecation_message_names_the_name_it_was_recorded_for() -> None:
     # Words of no recorded message, and a message's first words alone, name nothing.
     assert history.names_warned_by("Accessing jax.config is fine.") == []
     assert history.names_warned_by("Accessing jax.config via") == []
+
+
+def test_a_star_import_of_the_package_s_own_module_brings_its_names(tmp_path: Path) -> None:
+    """Orbax's `orbax/checkpoint/__init__.py` re-exports with `from orbax.checkpoint.checkpointers
+    import *` (and relative forms): those names are the package's; a star import of a private
+    module, which the history does not read, leaves the module's names unknown (open)."""
+    import zipfile
+
+    wheel = tmp_path / "orbax_checkpoint-9.9.9-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(
+            "orbax/checkpoint/__init__.py",
+            "from orbax.checkpoint.checkpointers import *\nfrom .handlers import *\n",
+        )
+        archive.writestr(
+            "orbax/checkpoint/checkpointers.py",
+            "from orbax.checkpoint._src.checkpointer import Checkpointer\nfrom .more import *\n",
+        )
+        archive.writestr("orbax/checkpoint/more.py", "class PyTreeCheckpointer: ...\n")
+        archive.writestr(
+            "orbax/checkpoint/handlers.py", "def _private(): ...\nclass Handler: ...\n"
+        )
+        archive.writestr("orbax/checkpoint/partial.py", "from orbax.checkpoint._src.x import *\n")
+    scans = scan_wheel(wheel, "orbax")
+    top = scans["orbax.checkpoint"]
+    assert {"Checkpointer", "PyTreeCheckpointer", "Handler"} <= top.names
+    assert "_private" not in top.names and not top.open
+    assert scans["orbax.checkpoint.partial"].open

@@ -1,5 +1,5 @@
 """The libraries' API history (`catalog/library-api-history.json.gz`, read from Flax, Optax,
-Equinox and Chex wheels by scripts/library-api-history): a name a library removed or added
+Equinox, Chex and Orbax wheels by scripts/library-api-history): a name a library removed or added
 later is explained with the library's releases, on the pastes users posted (field corpus,
 verbatim, URLs in tests/field/pastes/index.json)."""
 
@@ -76,13 +76,31 @@ def test_a_pasted_library_name_is_explained(
         "AttributeError: module 'optax' has no attribute 'adam'",  # every optax has it: no claim
         "AttributeError: module 'flax' has no attribute 'no_such_name'",
         "ModuleNotFoundError: No module named 'flax'",
-        "AttributeError: module 'orbax' has no attribute 'checkpoint'",  # no history for it
+        "AttributeError: module 'orbax' has no attribute 'checkpoint'",  # in every release read
     ],
 )
 def test_names_a_library_history_does_not_support_get_no_upgrade_entry(line: str) -> None:
     text = 'Traceback (most recent call last):\n  File "t.py", line 1, in <module>\n    x\n'
     [found] = explain_text(text + line + "\n", MATCHER)
     assert found.match is None or found.match.entry.id not in {"removed-api", "api-not-yet-added"}
+
+
+def test_orbax_names_by_release() -> None:
+    """Orbax re-exports its public API with star imports (`from orbax.checkpoint.checkpointers
+    import *`): the names they bring are in the history, so none is said to be removed;
+    orbax#667's `test_utils.create_empty` was, after 0.5.3."""
+    orbax = library_history("orbax")
+    assert orbax is not None and orbax.releases[0] == "0.1.4"
+    checkpointer = orbax.facts("orbax.checkpoint.Checkpointer")
+    assert checkpointer is not None and checkpointer.spans == (("0.1.4", ""),)
+    [found] = explain_text(
+        "AttributeError: module 'orbax.checkpoint.test_utils' has no attribute 'create_empty'",
+        MATCHER,
+    )
+    assert found.match is not None and found.match.entry.id == "removed-api"
+    text = " ".join(render_explanations([found]).split())
+    assert "was an Orbax name in Orbax 0.5.0–0.5.3 and is gone in Orbax 0.5.4" in text
+    assert "pip show orbax-checkpoint" in text
 
 
 def test_library_of_name() -> None:

@@ -219,6 +219,17 @@ def identified_words(
             "Identified by the end of its message: the text begins with `...` where its "
             "beginning was left out, and what follows ends this error's wording."
         )
+    if match.cut and match.shared:
+        if short:
+            return (
+                f"Identified by the beginning of its message, which {match.shared} errors share; "
+                "this is the most common of them."
+            )
+        return (
+            "Identified by the beginning of its message: the text stops before the message "
+            f"ends, and what is there begins the wording of {match.shared} errors of this "
+            "class; this is the most common of them."
+        )
     if match.cut:
         if short:
             return "Identified by the beginning of its message; the rest was cut off."

@@ -17,22 +17,31 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from jaxerr_ls.catalog.model import Entry
+from jaxerr_ls.catalog.model import LOG_CLASS, Entry
 
 # The class name generated log entries (and the curated ones about log lines) carry: a log line
 # is no exception, and no printed class is ever the same as it.
-LOG_EXCEPTION = "LogMessage"
+LOG_EXCEPTION = LOG_CLASS
 # glog: `E1012 10:15:02.481234  4242 file.cc:535] `; TensorFlow: `2022-06-28 19:26:35.110279: W
 # path/file.cc:111] `; the bare `E path/file.cc:439] ` once a reader dropped the time; a file and
 # line alone where a paste starts mid-line. The path may be a markdown link (VS Code notebooks
-# print `external[/xla/.../cuda_dnn.cc:429](https://...cuda_dnn.cc:429)] `).
+# print `external[/xla/.../cuda_dnn.cc:429](https://...cuda_dnn.cc:429)] `). absl's Python logging
+# prints the same header with a `.py` file (`W0312 14:30:01.290431 79324 xla_bridge.py:758] `).
+# Python's own logging prints `LEVEL:logger:` (`WARNING:absl:`, `ERROR:jax._src.xla_bridge:`),
+# and JAX's handler `LEVEL:date time,ms:logger:line: `.
 LOG_HEADER = re.compile(
-    r"(?m)^[ \t]*(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?:? )?"
+    r"(?m)^[ \t]*(?:"
+    r"(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?:? )?"
     r"(?:(?P<severity>[IWEF])(?:\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ | ?))?"
-    r"\S{0,400}?(?P<file>[\w.-]+\.(?:cc|h|inc|cpp|cu)):(?P<line>\d+)\)?\] "
+    r"\S{0,400}?(?P<file>[\w.-]+\.(?:cc|h|inc|cpp|cu|py)):(?P<line>\d+)\)?\] "
+    r"|(?P<level>WARNING|ERROR|CRITICAL|INFO):(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+:)?"
+    r"(?P<logger>[A-Za-z_][\w.]*):(?:(?P<logged_line>\d+): ?)?"
+    r")"
 )
 MAX_HEADERS = 40
 SEVERITY_NAMES = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "FATAL"}
+# Python's level names, as the letter absl and glog print.
+_LEVEL_LETTERS = {"INFO": "I", "WARNING": "W", "ERROR": "E", "CRITICAL": "F"}
 
 # What each severity means for the user reading the line.
 SEVERITY_MEANING = {
@@ -70,7 +79,42 @@ def header_file(text: str, start: int) -> str | None:
     found = LOG_HEADER.match(text, line_start)
     if found is None or found.end() != start:
         return None
-    return found.group("file")
+    return logging_file(found)
+
+
+def header_severity(found: re.Match[str]) -> str:
+    """The header's severity as glog's letter (`W`), "" when it names none."""
+    return found["severity"] or _LEVEL_LETTERS.get(found["level"] or "", "")
+
+
+def logging_file(found: re.Match[str]) -> str | None:
+    """The basename of the file that logged, as the header names it: glog's and absl's file, or
+    the module a Python logger is named after (`jax._src.xla_bridge` -> `xla_bridge.py`; `absl`
+    and `root` name none)."""
+    if found["file"]:
+        return found["file"]
+    logger = found["logger"] or ""
+    return logger.rsplit(".", 1)[-1] + ".py" if "." in logger else None
+
+
+def past_python_log_header(text: str) -> str | None:
+    """The text after the Python log header it starts with, or None when it starts with none
+    (or with a C++ log's header, whose text the runtime templates read where it starts)."""
+    found = LOG_HEADER.match(text)
+    if found is None or not (found["level"] or (found["file"] or "").endswith(".py")):
+        return None
+    return text[found.end() :].strip() or None
+
+
+def header_line(found: re.Match[str]) -> int | None:
+    line = found["line"] or found["logged_line"]
+    return int(line) if line else None
+
+
+def log_language(entry: Entry) -> str:
+    """ "Python" when Python code logs the entry's text (`logger.warning`), else "C++"."""
+    python = entry.raised_at and all(site.file.endswith(".py") for site in entry.raised_at)
+    return "Python" if python else "C++"
 
 
 def is_generated_log(entry: Entry) -> bool:

@@ -16,7 +16,11 @@ from jaxerr_ls.catalog.loglines import (
     LOG_HEADER,
     MAX_HEADERS,
     SEVERITY_NAMES,
+    header_line,
+    header_severity,
     logged_severity,
+    logging_file,
+    past_python_log_header,
 )
 from jaxerr_ls.catalog.match import CUT_SCORE, Matcher
 from jaxerr_ls.catalog.model import PLACEHOLDER as _PLACEHOLDER
@@ -50,6 +54,13 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     text = message.strip()
     if not text:
         return None
+    # A Python log line (`ERROR:root:`, `WARNING:absl:`, absl's `W0312 ... file.py:758] `): its
+    # message is read past the header first, as an exception's is past its class.
+    body = past_python_log_header(text)
+    if body is not None:
+        found = match_any_class(matcher, body)
+        if found is not None:
+            return found
     # A log's ERROR and FATAL lines say what failed, its warnings what was noticed on the way
     # (a driver older than ptxas, then `E ... ptxas exited with non-zero error code`): a curated
     # entry of an error line first. A generated one is no better than a warning's curated entry
@@ -118,8 +129,9 @@ def _severe_log_lines(text: str) -> list[str]:
     severe: list[str] = []
     for found in LOG_HEADER.finditer(text, 0, MAX_LOG_TEXT):
         end = text.find("\n", found.end())
-        severities.append(found["severity"] or "")
-        if found["severity"] in ("E", "F"):
+        severity = header_severity(found)
+        severities.append(severity)
+        if severity in ("E", "F"):
             severe.append(text[found.start() : end if end >= 0 else len(text)].strip())
         if len(severities) == MAX_HEADERS:
             break
@@ -133,21 +145,22 @@ def _cut_log_line(matcher: Matcher, text: str) -> Match | None:
     messages are as near, or none within `LOG_LINE_WINDOW` lines."""
     last = text.rstrip().rsplit("\n", 1)[-1]
     header = LOG_HEADER.match(last)
-    if header is None or header["severity"] not in ("E", "F"):
+    if header is None or header_severity(header) not in ("E", "F"):
         return None
     cut = " ".join(last[header.end() :].split())
-    if len(cut) < MIN_LOG_CUT:
+    line, file = header_line(header), logging_file(header)
+    if len(cut) < MIN_LOG_CUT or line is None or file is None:
         return None
-    line, severity = int(header["line"]), SEVERITY_NAMES[header["severity"]]
+    severity = SEVERITY_NAMES[header_severity(header)]
     near: dict[str, tuple[int, Entry]] = {}
-    for entry in _logged(matcher).get(header["file"], ()):
+    for entry in _logged(matcher).get(file, ()):
         literal = " ".join(_PLACEHOLDER.split(entry.message, 1)[0].split())
         if logged_severity(entry) != severity or not literal.startswith(cut):
             continue
         distance = min(
             abs(site.line - line)
             for site in entry.raised_at
-            if PurePosixPath(site.file).name == header["file"]
+            if PurePosixPath(site.file).name == file
         )
         if distance <= LOG_LINE_WINDOW:
             near[entry.id] = (distance, entry)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from jaxerr_ls.catalog.inside import Inside
 from jaxerr_ls.catalog.loglines import header_file, header_starts, is_generated_log, logged_by
@@ -98,6 +99,18 @@ def _by_log_header(
         return others or hits
     same_file = [hit for hit in logs if logged_by(hit[0].entry, file)]
     return curated + (same_file or logs)
+
+
+def _most_common_of(short: dict[str, Match | None]) -> Match | None:
+    """A short cut that begins several entries' wordings (`Non-hashable static arguments`), all
+    of the class printed: the most common curated entry of them names the family, and says so
+    (`Match.shared`); None when one is of another class or none is curated."""
+    found = [match for match in short.values() if match is not None]
+    curated = [match for match in found if match.entry.curated]
+    if len(found) < len(short) or not curated:
+        return None
+    chosen = min(curated, key=lambda match: (-match.entry.frequency, match.entry.id))
+    return replace(chosen, shared=len(short))
 
 
 class Matcher:
@@ -469,6 +482,8 @@ class Matcher:
                 best = (key, Match(template.entry, cut.fields, CUT_SCORE, cut=True))
         if best is None and cls and len(short) == 1:
             return next(iter(short.values()))
+        if best is None and cls and len(short) > 1:
+            return _most_common_of(short)
         return best[1] if best is not None else None
 
     def match_cut_below(self, cls: str, text: str) -> Match | None:

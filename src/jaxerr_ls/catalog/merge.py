@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from jaxerr_ls.catalog.model import LIBRARIES, Entry, Wording
+from jaxerr_ls.catalog.model import LIBRARIES, LOG_CLASS, Entry, Wording
 
 
 def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
@@ -16,11 +16,15 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
     (curated APIs count as direct), the releases that raise it and its other wordings."""
     curated = list(curated)
     by_key: dict[tuple[str, str], int] = {}
+    # A logged message has no class of its own: the curated entry of its text takes it, whatever
+    # class the curator gave the text (JAX logs "... Falling back to cpu.", users paste it bare).
+    by_message: dict[str, int] = {}
     # Raise site -> the curated entries (positions) that list it; the last one takes its index
     # entries.
     owners: dict[tuple[str, int], list[int]] = {}
     for position, entry in enumerate(curated):
         by_key[(entry.exception, entry.message)] = position
+        by_message.setdefault(entry.message, position)
         for wording in entry.wordings:  # a curator's older wording claims the index's entry
             by_key.setdefault((wording.exception or entry.exception, wording.message), position)
         for site in entry.raised_at:
@@ -36,6 +40,8 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
             ),
             None,
         )
+        if owner is None and entry.exception == LOG_CLASS:
+            owner = by_message.get(entry.message)
         if owner is None:
             shared = [
                 owners[(s.file, s.line)] for s in entry.raised_at if (s.file, s.line) in owners

@@ -187,6 +187,16 @@ class Entry:
         return is_warning(self.exception)
 
     @property
+    def logs(self) -> bool:
+        """A message JAX, XLA or a library logs (`catalog.loglines`), not an error it raises."""
+        return self.exception == LOG_CLASS
+
+    @property
+    def verb(self) -> str:
+        """What the code does with the entry's message: "raised", "warned" or "logged"."""
+        return "logged" if self.logs else "warned" if self.warns else "raised"
+
+    @property
     def condition(self) -> str:
         """The guard of the first raise site ("" when unconditional or unknown)."""
         return self.raised_at[0].condition if self.raised_at else ""
@@ -289,6 +299,10 @@ class Catalog:
         return tuple(e for e in self.entries if e.curated)
 
 
+# The class of a logged message (C++ `LOG(...)`, Python's `logger.warning(...)`): no exception.
+LOG_CLASS = "LogMessage"
+
+
 def is_warning(exception: str) -> bool:
     """Python's warning categories and JAX's own (`SparseEfficiencyWarning`) end so; no
     exception class JAX raises does."""
@@ -307,7 +321,8 @@ def depth_of(entry: Entry, api: str) -> int:
 
 def _api_rank(entry: Entry, api: str) -> tuple[bool, int, bool, int, str]:
     """An API's errors: what its own body raises first, then curated and most common. The
-    warnings extracted from JAX's source come after all its errors, so that a hover's first
-    places go to errors; a curated warning (`x64-dtype-truncated`) ranks as an error does."""
-    generated_warning = entry.warns and not entry.curated
+    warnings and logged messages extracted from the sources come after all its errors, so that a
+    hover's first places go to errors; a curated warning (`x64-dtype-truncated`) ranks as an error
+    does."""
+    generated_warning = (entry.warns or entry.logs) and not entry.curated
     return (generated_warning, depth_of(entry, api), not entry.curated, -entry.frequency, entry.id)

@@ -81,6 +81,9 @@ class Match:
     inside: bool = False
     # Where a "raise_site" match was raised, in words, when not the last JAX frame.
     where: str = ""
+    # A cut whose text begins this many entries' wordings, all of the class printed: the entry
+    # is the most common curated one of them (`Matcher._best_cut`); 0 when it names one alone.
+    shared: int = 0
 
 
 # `{name}` in an entry's prose, not the escaped `{{`: a value read from the message goes there.

@@ -12,6 +12,7 @@ from pathlib import Path
 from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.imports import match_library_import
+from jaxerr_ls.catalog.loglines import logged_severity
 from jaxerr_ls.catalog.loose import match_any_class
 from jaxerr_ls.catalog.python_version import match_python_too_old
 from jaxerr_ls.catalog.shadow import match_shadowed
@@ -230,6 +231,11 @@ def explain_paste(
     # what stopped the program.
     if any(r.match is not None and r.match.score >= 100 for r in readings):
         readings = [r for r in readings if not _unsure_warning(r)]
+    # Likewise a logged warning read from the top of the paste (`Platform 'METAL' is
+    # experimental ...`, jax#20401) gives way to an exception line the paste prints that reached
+    # an entry.
+    if any(r.match is not None and r.traceback.exception for r in readings):
+        readings = [r for r in readings if not _logged_warning(r)]
     with_class = [reading for reading in readings if reading.traceback.exception]
     for reading in readings:
         match = reading.match
@@ -270,6 +276,15 @@ def explain_paste(
                 return [replace(printed[0], match=match)]
         return [reading]
     return with_class[:1]
+
+
+def _logged_warning(reading: Explanation) -> bool:
+    match = reading.match
+    return (
+        match is not None
+        and not reading.traceback.exception
+        and logged_severity(match.entry) in ("WARNING", "INFO")
+    )
 
 
 def _unsure_warning(reading: Explanation) -> bool:

@@ -19,6 +19,7 @@ FORMAT = 1
 NAMESAKE_DEPTH = 2
 GENERATOR = "jaxerr-ls catalog extract"
 TITLE_LIMIT = 80
+_SEVERITY_ORDER = ("", "INFO", "WARNING", "ERROR", "FATAL")
 _CLAUSE_END = re.compile(r"(?<=[^.\s])(?:[.;:!?](?=\s|$))|\n")
 
 
@@ -107,6 +108,10 @@ def group_errors(
         groups.setdefault((site.exception, site.template), []).append(site)
     errors = []
     for (exception, template), members in groups.items():
+        # A logged message's title says its severity, as the C++ logs' do (`catalog.loglines`);
+        # the most severe of its calls when it is logged at several.
+        severity = max((s.severity for s in members), key=_SEVERITY_ORDER.index)
+        title = f"{severity} log: {title_of(template)}" if severity else title_of(template)
         depths: dict[str, int] = {}
         for site in members:
             for api, depth in apis_by_site[site].items():
@@ -117,7 +122,7 @@ def group_errors(
                 id=error_id(exception, template, prefix),
                 exception=exception,
                 message=template,
-                title=title_of(template),
+                title=title,
                 apis=apis,
                 api_depths=api_depths,
                 raised_at=tuple(sorted(members, key=lambda s: (s.file, s.line))),

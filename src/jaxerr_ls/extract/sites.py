@@ -20,6 +20,9 @@ class RaiseSite:
     # The `if`/`elif` tests enclosing the raise in its function, as the source states them
     # (an `else` branch negated, nested tests joined with `and`); "" when unconditional.
     condition: str = ""
+    # A logging call's severity (`WARNING`, `ERROR`, `FATAL`: `logs.py`); "" for a raise or a
+    # warning.
+    severity: str = ""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import cast
 
 from jaxerr_ls.extract.classes import ClassFacts, as_raise, chain_of, class_facts, is_super_init
 from jaxerr_ls.extract.guards import raise_guards
+from jaxerr_ls.extract.logs import log_call, log_site, may_log, module_loggers
 from jaxerr_ls.extract.messages import Hole, Lit, Lookup, Skip, parse_template, template_of
 from jaxerr_ls.extract.reaching import Binding, Blocks, reaching
 from jaxerr_ls.extract.sites import (
@@ -64,7 +65,8 @@ class ModuleFacts:
     sites: tuple[RaiseSite, ...]
     skipped: tuple[Skipped, ...]
     classes: Mapping[str, ClassFacts] = field(default_factory=dict)  # see classes.py
-    warned: tuple[RaiseSite, ...] = ()  # `warnings.warn` calls, their category as class: warns.py
+    # `warnings.warn` calls, their category as class (warns.py), and logging calls (logs.py)
+    warned: tuple[RaiseSite, ...] = ()
     # Functions that build and return an exception for their callers to raise (jax2tf's
     # `raise _xla_disabled_error("pad")`): the returned class and message, as a raise site
     # whose `function` is the factory. See `exception_factories` in `extract/__init__.py`.
@@ -165,6 +167,7 @@ class _Pass:
         self.all_returns: dict[str, list[tuple[ast.Return, _Scope, Blocks]]] = {}
         self.asserted: dict[int, int] = {}  # id(raise standing for an assert) -> id(assert)
         self.warns: list[tuple[ast.Call, Chain, _Scope, Blocks]] = []  # may warn: `warns.py`
+        self.logs: list[tuple[ast.Call, Chain, _Scope, Blocks]] = []  # may log: `logs.py`
         self.methods: dict[str, set[str]] = {}
         self.imports: dict[str, Import] = {}
         self.renamed: set[str] = set()
@@ -182,7 +185,13 @@ class _Pass:
         warned: list[RaiseSite] = []
         # Told apart once every module-level import is known (some follow the functions).
         warns = [(c, h, s, b) for c, ch, s, b in self.warns if (h := warn_call(ch, self.imports))]
-        calls = frozenset(id(call) for call, *_ in warns)
+        loggers = module_loggers(_module_statements(tree.body), self.imports) if self.logs else None
+        logs = [
+            (c, logged_how, s, b)
+            for c, ch, s, b in self.logs
+            if loggers is not None and (logged_how := log_call(ch, c, self.imports, loggers))
+        ]
+        calls = frozenset(id(call) for call, *_ in (*warns, *logs))
         guards = raise_guards(tree, calls) if self.raises or calls else {}
         for node, scope, blocks in self.raises:
             condition = guards.get(self.asserted.get(id(node), id(node)), "")
@@ -209,6 +218,11 @@ class _Pass:
             site = warning_site(self.relative, call, how, scope.qualname, lookup, condition)
             warned += [site] if site else []
         warned += deprecation_table_sites(self.relative, _module_statements(tree.body))
+        for call, log, scope, blocks in logs:
+            lookup = _lookup(scope, call.lineno, blocks, self.class_messages)
+            condition = guards.get(id(call), "")
+            logged = log_site(self.relative, call, log, scope.qualname, lookup, condition)
+            warned += [logged] if logged else []
         defs = {n.name: "class" if isinstance(n, ast.ClassDef) else "def" for n in _defs(tree.body)}
         return ModuleFacts(
             file=self.relative,
@@ -340,6 +354,8 @@ class _Pass:
             if chain is not None:
                 if may_warn(chain):
                     self.warns.append((node, chain, scope, blocks))
+                if may_log(chain):  # `logger.warn(...)` may do either
+                    self.logs.append((node, chain, scope, blocks))
                 scope.calls.add(chain)
                 return [(n, scope, blocks) for n in (*node.args, *node.keywords)]
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):

@@ -29,19 +29,13 @@ def source_link(site: Site) -> str:
     return SOURCE_URL.format(version=site.jax, file=site.file, line=site.line)
 
 
-def when_raised(site: Site, warns: bool = False) -> str:
+def when_raised(site: Site, verb: str = "raised") -> str:
     """`raised when \\`initial.ndim != 0\\` in \\`_reduction\\`` (markdown-ready backticks);
-    `warns`: the site warns (`warned when ...`)."""
+    `verb`: what the site does (`Entry.verb`: `warned when ...`, `logged in ...`)."""
     function = site.function.replace(".<locals>.", ".")
-    verb = raised_word(warns)
     if site.condition:
         return f"{verb} when `{site.condition}` in `{function}`"
     return f"{verb} in `{function}`"
-
-
-def raised_word(warns: bool) -> str:
-    """What JAX does with an entry's message: it raises an error, it warns a warning."""
-    return "warned" if warns else "raised"
 
 
 def depth_words(depth: int) -> str:

@@ -55,7 +55,7 @@ def _when(entry: Entry, api: str, markdown: bool, release: str | None, known: Se
     parts = []
     if entry.raised_at:
         site = entry.raised_at[0]
-        when = when_raised(site, entry.warns)
+        when = when_raised(site, entry.verb)
         when = when if markdown else when.replace("`", "")
         if api in entry.apis and entry.api_depths:
             when += f" ({depth_words(depth_of(entry, api))})"
@@ -163,10 +163,13 @@ def render_api_hover(
     adds a link to each entry's page on a published catalog site. The first `here` entries are
     what this call risks on its line (`render/hover_rank.py`): always in full, and said so."""
     warnings = sum(1 for entry in entries if entry.warns)
-    count = len(entries) - warnings
+    logged = sum(1 for entry in entries if entry.logs)
+    count = len(entries) - warnings - logged
     what = f"{count} catalogued {'error' if count == 1 else 'errors'} (jaxerr)"
     if warnings:  # JAX's warnings (issue 18): counted apart, listed after the errors
         what += f" + {warnings} {'warning' if warnings == 1 else 'warnings'}"
+    if logged:  # and what it logs
+        what += f" + {logged} logged {'message' if logged == 1 else 'messages'}"
     blocks = [f"### `{api}` — {what}" if markdown else f"{api}: {what}"]
     if here:
         ids = ", ".join(f"`{e.id}`" if markdown else e.id for e in entries[:here])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
-from jaxerr_ls.catalog.loglines import LOG_EXCEPTION
+from jaxerr_ls.catalog.loglines import LOG_EXCEPTION, log_language
 from jaxerr_ls.catalog.model import LIBRARIES
 from jaxerr_ls.catalog.xla import pinned_commit, site_label
 from jaxerr_ls.explain.model import Explanation
@@ -17,7 +17,6 @@ from jaxerr_ls.render.facts import (
     apis_by_directness,
     depth_words,
     installed_lines,
-    raised_word,
     release_ranges,
     release_span,
     source_link,
@@ -25,6 +24,9 @@ from jaxerr_ls.render.facts import (
 )
 
 WIDTH = 88
+
+# `Entry.verb` in the present tense: "APIs that raise it", "When and where JAX warns it".
+_PRESENT = {"raised": "raise", "warned": "warn", "logged": "log"}
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,10 @@ def render_entry_page(
     out += [""] + render_entry(entry, style, full=True)
     who = raiser(entry)
     if entry.raised_at:
-        does = "warns" if entry.warns else "raises"
+        does = _PRESENT[entry.verb] + "s"
         out += ["", style.bold(f"  When and where {who} {does} it")]
         for site in entry.raised_at[:SITES_SHOWN]:
-            out += _paragraph(when_raised(site, entry.warns) + ".", "    ").split("\n")
+            out += _paragraph(when_raised(site, entry.verb) + ".", "    ").split("\n")
             owner = LIBRARIES.get(library_of_file(site.file) or "", "JAX")
             label = site_label(site) if pinned_commit(site) else f"{owner} {site.jax}"
             out.append(f"      {site.file}:{site.line} ({label})  " + style.cyan(source_link(site)))
@@ -121,9 +123,9 @@ def render_entry_page(
                 out += ["      " + line for line in lines]
         if len(entry.raised_at) > SITES_SHOWN:
             out.append(f"    … and {len(entry.raised_at) - SITES_SHOWN} more raise sites")
-    verb = raised_word(entry.warns)
+    verb = entry.verb
     if entry.apis:
-        lead = "warn" if entry.warns else "raise"
+        lead = _PRESENT[entry.verb]
         out += ["", style.bold(f"  APIs that {lead} it, most direct first")]
         for depth, apis in apis_by_directness(entry):
             shown = ", ".join(apis[:APIS_SHOWN])
@@ -173,7 +175,8 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
         # A message pasted without its class: the class is the entry's; a C++ log line has none.
         exception = f"{explanation.match.entry.exception} (class not in the text)"
         if explanation.match.entry.exception == LOG_EXCEPTION:
-            exception = "C++ log line (no exception in the text)"
+            language = log_language(explanation.match.entry)
+            exception = f"{language} log line (no exception in the text)"
     out = [style.red(exception) + (f": {first}" if first else "")]
     out += [line for line in rest[:6]]
     if len(rest) > 6:
@@ -206,7 +209,7 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
         if match.fields:
             values = ", ".join(f"{k} = {v}" for k, v in match.fields.items())
             out += ["", "  From the message: " + values]
-        verb = raised_word(entry.warns).capitalize()
+        verb = entry.verb.capitalize()
         if not entry.curated:
             out += ["", style.dim(f"  {verb} in {raiser(entry)} at {_sites(entry)}.")]
         worded = [w for w in entry.wordings if w.versions]

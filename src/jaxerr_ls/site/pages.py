@@ -54,10 +54,10 @@ def _entry_link(entry: Entry, up: str = "../") -> str:
     )
 
 
-def _where(site: Site, warns: bool = False) -> str:
+def _where(site: Site, verb: str = "raised") -> str:
     link = commit_link(site) or pinned_source(site.file, site.line, site.jax)
     return (
-        f"<li>{inline(when_raised(site, warns))} — "
+        f"<li>{inline(when_raised(site, verb))} — "
         f'<a href="{esc(link)}">{esc(site.file)}:{site.line}</a> '
         f'<span class="dim">({esc(site_label(site))})</span></li>'
     )
@@ -127,7 +127,7 @@ def entry_page(entry: Entry, catalog: Catalog, related_by_apis: Sequence[Entry])
         f'<a href="../api/errors/{page_name(entry.id)}.json">JSON</a></p>'
     )
     message = f'<pre class="message">{esc(entry.exception)}: {template(entry.message)}</pre>'
-    where = "".join(_where(site, entry.warns) for site in entry.raised_at)
+    where = "".join(_where(site, entry.verb) for site in entry.raised_at)
     named = [e for rid in entry.related if (e := catalog.get(rid)) is not None]
     fixes = ", ".join(f"<code>{esc(f)}</code>" for f in entry.fixes)
     docs = f'<p><a href="{esc(entry.docs)}">{esc(entry.docs)}</a></p>' if entry.docs else ""

@@ -85,6 +85,7 @@ def scan_wheel(path: Path, root: str = "jax") -> dict[str, ModuleScan]:
     """Module name -> scan, for every public module in one wheel or source distribution (of
     JAX, or of the library whose top package is `root`: its names re-exported from JAX count)."""
     scans: dict[str, ModuleScan] = {}
+    packages: dict[str, bool] = {}  # module -> it is a package (`__init__.py`)
     own = JAX_PACKAGES if root == "jax" else (root, *JAX_PACKAGES)
     for relative, text in sorted(_python_files(path, root).items()):
         name = module_name(relative, root)
@@ -94,7 +95,42 @@ def scan_wheel(path: Path, root: str = "jax") -> dict[str, ModuleScan]:
             scans[name] = ModuleScan(open=True)
             continue
         scans[name] = scan_module(text, own)
+        packages[name] = relative.endswith("/__init__.py")
+    _resolve_stars(scans, packages)
     return scans
+
+
+def _resolve_stars(scans: dict[str, ModuleScan], packages: dict[str, bool]) -> None:
+    """Each star import of a module the release holds brings that module's public names (its
+    own star imports first); one of a module not read (a private one) leaves the names unknown:
+    the module is open, as for another package's star import."""
+    done: set[str] = set()
+
+    def resolve(name: str, seen: frozenset[str]) -> None:
+        scan = scans[name]
+        if name in done or name in seen:
+            return
+        for module, level in scan.stars:
+            target = _absolute(name, packages.get(name, False), module, level)
+            if target in scans:
+                resolve(target, seen | {name})
+                scan.names |= scans[target].names
+                scan.open = scan.open or scans[target].open
+            else:
+                scan.open = True  # a private module's names: not read, so not known
+        done.add(name)
+
+    for name in list(scans):
+        resolve(name, frozenset())
+
+
+def _absolute(name: str, package: bool, module: str, level: int) -> str:
+    """The module a `from <level dots><module> import *` in module `name` reads."""
+    if not level:
+        return module
+    parts = name.split(".") if package else name.split(".")[:-1]
+    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    return ".".join([*base, module] if module else base)
 
 
 def replacement_in(message: str) -> str:

@@ -1,4 +1,5 @@
-"""The public API history of the libraries used with JAX (Flax, Optax, Equinox, Chex), built
+"""The public API history of the libraries used with JAX (Flax, Optax, Equinox, Chex, Orbax's
+checkpointing), built
 like JAX's from their wheels (read, never imported): which releases have each module and name.
 
 It answers what JAX's history answers for `jax.*`: `module 'flax' has no attribute 'optim'` is a
@@ -18,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from jaxerr_ls.catalog.model import LIBRARIES as LIBRARY_NAMES
+from jaxerr_ls.catalog.versions import version_key
 from jaxerr_ls.upgrades.build import build_history, scan_wheel
 from jaxerr_ls.upgrades.history import ApiHistory
 
@@ -30,6 +32,7 @@ PIP_NAMES: Mapping[str, str] = {
     "optax": "optax",
     "equinox": "equinox",
     "chex": "chex",
+    "orbax": "orbax-checkpoint",
 }
 
 
@@ -38,7 +41,14 @@ def history_releases(library: str) -> tuple[str, ...]:
     (`extract/libraries.py`), so "removed in Flax 0.6.0" is the release that removed it."""
     from jaxerr_ls.extract.libraries import LIBRARIES
 
-    return LIBRARIES[library].releases
+    first = _FIRST_UNDER_NAME.get(library)
+    releases = LIBRARIES[library].releases
+    return tuple(r for r in releases if not first or version_key(r) >= version_key(first))
+
+
+# Orbax's first releases read (0.0.23, 0.1.0) were published as `orbax`, not under the name the
+# history downloads (`orbax-checkpoint`): its history starts at the first release of that name.
+_FIRST_UNDER_NAME = {"orbax": "0.1.4"}
 
 
 # Where each library documents its API (the JAX entries link JAX's API compatibility policy).
@@ -47,6 +57,7 @@ DOCS = {
     "optax": "https://optax.readthedocs.io/",
     "equinox": "https://docs.kidger.site/equinox/",
     "chex": "https://chex.readthedocs.io/",
+    "orbax": "https://orbax.readthedocs.io/",
 }
 _WHEEL = re.compile(r"^(?P<dist>[A-Za-z0-9_.]+?)-(?P<version>\d[^-]*)-py\d")
 _ROOT = re.compile(r"^(?P<root>[a-z]+)\.")

@@ -41,7 +41,9 @@ UPGRADE_ENTRIES = frozenset(
 )
 
 # JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
-_ROOTS = "(?:jax|flax|optax|equinox|chex)"
+# JAX's names and those of the libraries whose API history is kept (site/assets/match.js `ROOTS`
+# says the same).
+_ROOTS = "(?:" + "|".join(("jax", *PIP_NAMES)) + ")"
 _NO_ATTRIBUTE = re.compile(
     # A paste may have wrapped the line at any space.
     rf"module\s+'(?P<module>{_ROOTS}(?:\.\w+)*)'\s+has\s+no\s+attribute\s+'(?P<name>\w+)'"
@@ -229,13 +231,14 @@ def _library_sentence(verdict: Verdict, who: str) -> str:
     facts = verdict.facts
     kind = "module" if facts.is_module else "name"
     spans = ", ".join(f"{a}–{b}" if b else f"{a} on" for a, b in facts.spans)
+    a = "an" if who[:1] in "AEIOU" else "a"  # an Orbax name, a Flax name
     if verdict.status == "not-yet":
         return (
-            f"{facts.name} is a {who} {kind} since {who} {verdict.added_in} ({who} {spans}, "
+            f"{facts.name} is {a} {who} {kind} since {who} {verdict.added_in} ({who} {spans}, "
             f"of every release): the {who} that raised this is older than that."
         )
     return (
-        f"{facts.name} was a {who} {kind} in {who} {spans} and is gone "
+        f"{facts.name} was {a} {who} {kind} in {who} {spans} and is gone "
         f"{gone_since(verdict)}: the code was written for an older {who} than the one "
         "installed."
     )

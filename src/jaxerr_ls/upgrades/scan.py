@@ -27,6 +27,10 @@ class ModuleScan:
     # The module's own deprecation warning, issued on import ("" when it has none).
     warning: str = ""
     strings: dict[str, str] = field(default_factory=dict)  # top-level NAME = "text" constants
+    # Star imports from the package's own modules, as written: (module, level). Their names are
+    # the imported module's, known once every module of the release is read (`build.scan_wheel`):
+    # Orbax's `from orbax.checkpoint.checkpointers import *` gives `orbax.checkpoint.Checkpointer`.
+    stars: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _is_type_checking(test: ast.expr) -> int:
@@ -112,6 +116,8 @@ def _statements(
             for alias in node.names:
                 if alias.name == "*":
                     scan.open = scan.open or not _from_jax(node.module, node.level, own)
+                    if _from_jax(node.module, node.level, own):
+                        scan.stars.append((node.module or "", node.level))
                 elif _from_jax(node.module, node.level, own) or alias.asname == alias.name:
                     _bind(scan, alias.asname or alias.name)
         elif isinstance(node, ast.Import):

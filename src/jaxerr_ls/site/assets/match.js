@@ -88,7 +88,12 @@
     var hit;
     while ((hit = regex.exec(text)) !== null && found.length < (this.data.maxHeaders || 40)) {
       if (hit[0].length === 0) { regex.lastIndex++; continue; }
-      found.push({ end: hit.index + hit[0].length, file: hit.groups.file });
+      // A Python logger names its module (`jax._src.xla_bridge` -> `xla_bridge.py`), as
+      // loglines.py `logging_file` reads it; `absl` and `root` name no file.
+      var logger = hit.groups.logger || "";
+      var file = hit.groups.file ||
+        (logger.indexOf(".") >= 0 ? logger.slice(logger.lastIndexOf(".") + 1) + ".py" : undefined);
+      found.push({ end: hit.index + hit[0].length, file: file });
     }
     return found;
   };
@@ -641,7 +646,8 @@
 
   // upgrades/resolve.py without the user's release: a missing JAX (or library) name is
   // explained by the entry its API history supports, or by none when the history lacks it.
-  var ROOTS = "(?:jax|flax|optax|equinox|chex)";
+  // JAX and the libraries whose API history is kept (upgrades/resolve.py `_ROOTS`).
+  var ROOTS = "(?:jax|flax|optax|equinox|chex|orbax)";
   var NO_ATTRIBUTE = new RegExp("module '(" + ROOTS + "(?:\\.\\w+)*)' has no attribute '(\\w+)'");
   var NO_MODULE = new RegExp("No module named '(" + ROOTS + "(?:\\.\\w+)+)'");
   var CANNOT_IMPORT = new RegExp("cannot import name '(\\w+)' from '(" + ROOTS + "(?:\\.\\w+)*)'");

@@ -39,6 +39,18 @@ def test_vscode_error_copy_cut_short(capsys: pytest.CaptureFixture[str]) -> None
     assert frames[1][0].endswith("jax/_src/random.py") and frames[1][1:] == (233, "PRNGKey")
 
 
+def test_vscode_error_copy_from_its_first_key(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same copy taken from its `"name":` key on, without the opening brace
+    (tensorflow#62828's paste, in the holdout): the class and message it names."""
+    [path] = (Path(__file__).parent / "holdout").glob("033-*.txt")
+    assert path.read_text(encoding="utf-8").startswith('"name": "ValueError",')
+    assert main(["explain", str(path), "--json"]) == 0
+    [found] = json.loads(capsys.readouterr().out)["tracebacks"]
+    assert found["exception"] == "ValueError"
+    assert found["message"].startswith("Reverse-mode differentiation does not work for")
+    assert found["entry"]["id"] == "fori-loop-reverse-mode-dynamic-bounds"
+
+
 def test_simplified_traceback_note_alone_is_not_the_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

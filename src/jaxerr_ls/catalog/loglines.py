@@ -112,7 +112,7 @@ def header_line(found: re.Match[str]) -> int | None:
 
 
 def log_language(entry: Entry) -> str:
-    """ "Python" when Python code logs the entry's text (`logger.warning`), else "C++"."""
+    """Which code logs the entry's text: "Python" (`logger.warning(...)`) or "C++"."""
     python = entry.raised_at and all(site.file.endswith(".py") for site in entry.raised_at)
     return "Python" if python else "C++"
 

@@ -121,16 +121,17 @@ def json_error(text: str) -> Traceback | None:
     return None
 
 
-# VS Code's notebook error copy cut before its end: its name and (maybe cut) message.
+# VS Code's notebook error copy cut before its end: its name and (maybe cut) message; the copy
+# may also start after its opening brace (tensorflow#62828's paste starts at `"name": `).
 _CUT_COPY = re.compile(
-    r'\A\s*\{\s*"name":\s*"(?P<name>(?:[^"\\\n]|\\.){1,200})",\s*'
+    r'\A\s*\{?\s*"name":\s*"(?P<name>(?:[^"\\\n]|\\.){1,200})",\s*'
     r'"message":\s*"(?P<message>(?:[^"\\]|\\.)*)'
 )
 
 
 def cut_json_error(text: str) -> Traceback | None:
     """VS Code's error copy (`{"name": ..., "message": ...`) that stops before it closes
-    (jax#24939's paste, cut inside the message)."""
+    (jax#24939's paste, cut inside the message), or was copied from its first key on."""
     found = _CUT_COPY.match(text[:MAX_FRAGMENT])
     if found is None or not found["name"].strip():
         return None

@@ -294,7 +294,9 @@ def expected_misses() -> dict[str, str]:
 
 def write_misses(outcomes: list[Outcome]) -> None:
     misses = {o.record.file: miss_reason(o) for o in outcomes if not ok(o)}
-    MISSES.write_text(json.dumps(misses, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    MISSES.write_text(
+        json.dumps(misses, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def table(outcomes: list[Outcome]) -> str:

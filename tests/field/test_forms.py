@@ -247,3 +247,44 @@ def test_an_error_line_in_markdown_bold(
     [found] = explain(capsys, name)
     assert found["message"].endswith(end)
     assert found["entry"]["id"] == entry
+
+
+def _holdout(capsys: pytest.CaptureFixture[str], name: str) -> list[dict[str, Any]]:
+    [path] = (PASTES.parent / "holdout").glob(f"{name}-*.txt")
+    assert main(["explain", str(path), "--json"]) == 0
+    found: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["tracebacks"]
+    return found
+
+
+def test_a_message_wrapped_across_lines_is_read_as_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """maxtext#3746: the scan carry message broken after "The input" by the page it was copied
+    from, with the line's trailing spaces and the next line's indentation."""
+    [found] = _holdout(capsys, "769")
+    assert found["entry"]["id"] == "scan-carry-type-mismatch"
+
+
+def test_the_body_of_a_leak_report_without_its_first_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """numpyro#2062: the chain of referrers of a leaked tracer, copied without `Leaked trace`."""
+    [found] = explain(capsys, "792")
+    assert found["entry"]["id"] == "leaked-tracer-check"
+
+
+@pytest.mark.parametrize("name", ["1605", "1606"])
+def test_jax_s_note_behind_a_logger_s_header_without_the_error(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """alphafold#298 relays JAX's note through absl on every line; tpu-inference#2453 prints it
+    behind Ray's and vLLM's headers (`ERROR 04-30 01:11:39 [core.py:1136] `). Either note,
+    copied without the error after it, is explained as such."""
+    [found] = explain(capsys, name)
+    assert found["entry"]["id"] == "jax-traceback-note-without-error"
+
+
+def test_a_bare_mlir_verification_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """jax#27602: `MLIRError: Verification failed` alone, its diagnostics not copied."""
+    [found] = _holdout(capsys, "636")
+    assert (found["exception"], found["entry"]["id"]) == ("MLIRError", "mlir-verifier-constraint")

@@ -21,6 +21,7 @@ from jaxerr_ls.upgrades.libraries import (
 from jaxerr_ls.upgrades.scan import scan_module
 
 PASTES = Path(__file__).resolve().parent.parent / "field" / "pastes"
+HOLDOUT = PASTES.parent / "holdout"
 MATCHER = Matcher(load_catalog())
 
 
@@ -101,6 +102,24 @@ def test_orbax_names_by_release() -> None:
     text = " ".join(render_explanations([found]).split())
     assert "was an Orbax name in Orbax 0.5.0–0.5.3 and is gone in Orbax 0.5.4" in text
     assert "pip show orbax-checkpoint" in text
+
+
+def test_a_name_of_every_orbax_release_read_is_missing_from_an_older_orbax() -> None:
+    """mt3#54 (holdout): `orbax.checkpoint.Checkpointer` is in every orbax-checkpoint release
+    read (0.1.4 on); missing, the Orbax installed predates them (published as `orbax`)."""
+    text = (HOLDOUT / "741-mt3-54-orbax-no-checkpointer.txt").read_text(encoding="utf-8")
+    [found] = explain_text(text, MATCHER)
+    assert found.match is not None and found.match.entry.id == "api-not-yet-added"
+    assert found.match.entry.library == "orbax"
+    said = " ".join(render_explanations([found]).split())
+    assert "orbax.checkpoint.Checkpointer is in every Orbax release since 0.1.4" in said
+    assert "published as the `orbax` package" in said
+    assert "pip show orbax-checkpoint orbax" in said
+    # Flax's history starts at its first release: no release older than it to blame.
+    [flax] = explain_text(
+        "AttributeError: module 'flax.serialization' has no attribute 'to_bytes'", MATCHER
+    )
+    assert flax.match is None or flax.match.entry.id != "api-not-yet-added"
 
 
 def test_library_of_name() -> None:

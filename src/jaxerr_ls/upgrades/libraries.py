@@ -49,6 +49,16 @@ def history_releases(library: str) -> tuple[str, ...]:
 # Orbax's first releases read (0.0.23, 0.1.0) were published as `orbax`, not under the name the
 # history downloads (`orbax-checkpoint`): its history starts at the first release of that name.
 _FIRST_UNDER_NAME = {"orbax": "0.1.4"}
+# The package each such library was published as before its history starts.
+EARLIER_PACKAGE = {"orbax": "orbax"}
+
+
+def before_history(library: str) -> tuple[str, str] | None:
+    """(the package published earlier, the first release the history reads) for a library whose
+    history does not start at its first release; None when it does."""
+    first = _FIRST_UNDER_NAME.get(library)
+    earlier = EARLIER_PACKAGE.get(library)
+    return (earlier, first) if first and earlier else None
 
 
 # Where each library documents its API (the JAX entries link JAX's API compatibility policy).

@@ -16,7 +16,13 @@ from jaxerr_ls.catalog.model import Catalog, Entry
 from jaxerr_ls.catalog.templates import Match, short_class
 from jaxerr_ls.upgrades.describe import describe, gone_since, product_of, use_instead
 from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
-from jaxerr_ls.upgrades.libraries import DOCS, PIP_NAMES, library_history, library_of_name
+from jaxerr_ls.upgrades.libraries import (
+    DOCS,
+    PIP_NAMES,
+    before_history,
+    library_history,
+    library_of_name,
+)
 from jaxerr_ls.upgrades.renames import rename_for
 
 REMOVED_API = "removed-api"
@@ -275,6 +281,10 @@ def upgrade_match(
     said = warning and _JAX_SAYS.match(message.strip()) is not None and "deprecated" in message
     module = _NO_MODULE.search(message) is not None
     verdict = _verdict(history, name, version, warning, module, said)
+    if verdict is None and library is not None and not warning:
+        earlier = _before_history(exception, name, library, history, catalog)
+        if earlier is not None:
+            return earlier
     if verdict is None:
         elsewhere = _elsewhere(history, name) if library is None and not warning else []
         if elsewhere:
@@ -448,6 +458,49 @@ def _private(
         related=(),
     )
     return Match(shown, {"name": name, "status": "private"}, 100)
+
+
+def _before_history(
+    exception: str, name: str, library: str, history: ApiHistory, catalog: Catalog
+) -> Match | None:
+    """A name every release the history reads has, missing all the same, from a library whose
+    history starts after its first release (Orbax before 0.1.4 was the `orbax` package): the
+    installed one is older than the history, or not the library at all."""
+    found = before_history(library)
+    facts = history.facts(name)
+    entry = catalog.get(NOT_YET_ADDED)
+    # (A module missing from its parent was most often not imported: `import orbax` alone.)
+    if found is None or entry is None or facts is None or facts.last_release or facts.is_module:
+        return None
+    if [first for first, _ in facts.spans] != [history.oldest]:
+        return None
+    earlier, first = found
+    who = product_of(name)
+    pip = PIP_NAMES.get(library, library)
+    shown = _as_printed(
+        entry,
+        exception,
+        title=f"{name} is in every {who} release since {first}; this {who} is older",
+        meaning=(
+            f"{name} is in every release of `{pip}` read, {first} to {history.newest}. "
+            f"Before {first}, {who} was published as the `{earlier}` package, whose modules "
+            f"differ: an environment that has `{earlier}` (or `{pip}` older than {first}) "
+            f"lacks {name}. Otherwise something else answers to the module's name: a file or "
+            f"folder of your own named like it, or a half-finished install."
+            "\n\n" + _LIBRARY_MEANING
+        ),
+        solutions=(
+            f"Check what is installed: `pip show {pip} {earlier}`.",
+            f"Upgrade to a current {who}: `pip uninstall {earlier}` if it is there, then "
+            f"`pip install -U {pip}`.",
+            f"If a current `{pip}` is installed, print `{name.rsplit('.', 1)[0]}.__file__` to "
+            "see which module Python imported.",
+        ),
+        library=library,
+        fixes=(),
+        docs=DOCS.get(library, ""),
+    )
+    return Match(shown, {"name": name, "status": "not-yet", "added_in": first}, 100)
 
 
 def _as_printed(entry: Entry, exception: str, **changes: Any) -> Entry:

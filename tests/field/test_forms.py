@@ -13,10 +13,13 @@ import pytest
 from jaxerr_ls.shells.cli.main import main
 
 PASTES = Path(__file__).parent / "pastes"
+HOLDOUT = Path(__file__).parent / "holdout"
 
 
-def explain(capsys: pytest.CaptureFixture[str], name: str) -> list[dict[str, Any]]:
-    [path] = PASTES.glob(f"{name}-*.txt")
+def explain(
+    capsys: pytest.CaptureFixture[str], name: str, directory: Path = PASTES
+) -> list[dict[str, Any]]:
+    [path] = directory.glob(f"{name}-*.txt")
     assert main(["explain", str(path), "--json"]) == 0
     found: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["tracebacks"]
     return found
@@ -249,19 +252,12 @@ def test_an_error_line_in_markdown_bold(
     assert found["entry"]["id"] == entry
 
 
-def _holdout(capsys: pytest.CaptureFixture[str], name: str) -> list[dict[str, Any]]:
-    [path] = (PASTES.parent / "holdout").glob(f"{name}-*.txt")
-    assert main(["explain", str(path), "--json"]) == 0
-    found: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["tracebacks"]
-    return found
-
-
 def test_a_message_wrapped_across_lines_is_read_as_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """maxtext#3746: the scan carry message broken after "The input" by the page it was copied
     from, with the line's trailing spaces and the next line's indentation."""
-    [found] = _holdout(capsys, "769")
+    [found] = explain(capsys, "769", HOLDOUT)
     assert found["entry"]["id"] == "scan-carry-type-mismatch"
 
 
@@ -286,5 +282,13 @@ def test_jax_s_note_behind_a_logger_s_header_without_the_error(
 
 def test_a_bare_mlir_verification_error(capsys: pytest.CaptureFixture[str]) -> None:
     """jax#27602: `MLIRError: Verification failed` alone, its diagnostics not copied."""
-    [found] = _holdout(capsys, "636")
+    [found] = explain(capsys, "636", HOLDOUT)
     assert (found["exception"], found["entry"]["id"]) == ("MLIRError", "mlir-verifier-constraint")
+
+
+def test_a_hard_wrapped_message_reaches_its_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    """jax#2508: the concretization message as a pull request's description wrapped it
+    (`... encountered where a` / `concrete value is expected.`); it reached nothing before."""
+    [found] = explain(capsys, "005")
+    assert found["exception"] == "TypeError"
+    assert found["entry"]["id"] == "concretization-traced-value"

@@ -19,9 +19,6 @@ from pathlib import PurePosixPath
 
 from jaxerr_ls.catalog.model import LOG_CLASS, Entry
 
-# The class name generated log entries (and the curated ones about log lines) carry: a log line
-# is no exception, and no printed class is ever the same as it.
-LOG_EXCEPTION = LOG_CLASS
 # glog: `E1012 10:15:02.481234  4242 file.cc:535] `; TensorFlow: `2022-06-28 19:26:35.110279: W
 # path/file.cc:111] `; the bare `E path/file.cc:439] ` once a reader dropped the time; a file and
 # line alone where a paste starts mid-line. The path may be a markdown link (VS Code notebooks
@@ -120,7 +117,7 @@ def log_language(entry: Entry) -> str:
 
 
 def is_generated_log(entry: Entry) -> bool:
-    return entry.exception == LOG_EXCEPTION and not entry.curated
+    return entry.exception == LOG_CLASS and not entry.curated
 
 
 def logged_by(entry: Entry, file: str) -> bool:

@@ -112,6 +112,16 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
     )
 
 
+# A line a page or an editor broke inside a sentence: it ends in a word (or a closing quote or
+# comma) and the next starts in lower case (`... encountered where a` / `concrete value ...`).
+_HARD_WRAP = re.compile(r"(?<=[\w,`'\")])[ \t]*\n[ \t]*(?=[a-z`(])")
+
+
+def unwrapped(message: str) -> str:
+    """The message with the line breaks a copy put inside its sentences taken out."""
+    return _HARD_WRAP.sub(" ", message)
+
+
 def _rewrapped(matcher: Matcher, text: str) -> Match | None:
     """A short message broken across lines where it had spaces (a web page's or a terminal's
     wrapping copied with it: `The input   \\n  carry component c[1] ...`), read as one line."""

@@ -19,13 +19,12 @@ import sys
 from pathlib import Path
 
 from jaxerr_ls.catalog.loglines import (
-    LOG_EXCEPTION,
     SEVERITY_MEANING,
     SEVERITY_SOLUTIONS,
     header_starts,
     severity_title,
 )
-from jaxerr_ls.catalog.model import PLACEHOLDER, Entry, Site
+from jaxerr_ls.catalog.model import LOG_CLASS, PLACEHOLDER, Entry, Site
 
 LIBRARY = "xla"
 EXCEPTION = "XlaRuntimeError"
@@ -269,7 +268,7 @@ def load_xla(path: Path) -> tuple[list[Entry], list[str]]:
         entries.append(
             Entry(
                 id=entry_id,
-                exception=EXCEPTION if status else LOG_EXCEPTION if log else code,
+                exception=EXCEPTION if status else LOG_CLASS if log else code,
                 message=message,
                 title=severity_title(code, message) if log else message.split("\n", 1)[0][:80],
                 curated=False,

@@ -13,7 +13,7 @@ from jaxerr_ls.catalog import Match, Matcher
 from jaxerr_ls.catalog.classes import match_by_class, printed_class_wins
 from jaxerr_ls.catalog.imports import match_library_import
 from jaxerr_ls.catalog.loglines import logged_severity
-from jaxerr_ls.catalog.loose import match_any_class
+from jaxerr_ls.catalog.loose import match_any_class, unwrapped
 from jaxerr_ls.catalog.python_version import match_python_too_old
 from jaxerr_ls.catalog.shadow import match_shadowed
 from jaxerr_ls.catalog.sites import (
@@ -172,6 +172,12 @@ def match_traceback(
         )
         if found is not None:
             return found
+    # A message hard-wrapped where it was copied from (a pull request's description, jax#2508).
+    message = unwrapped(traceback.message)
+    if message != traceback.message:
+        found = match_exception(traceback.exception, message, matcher, jax_version, [])
+        if found is not None:
+            return _with_older_releases(matcher, found)
     return match_by_class(matcher, traceback.exception, traceback.message)
 
 

@@ -19,7 +19,7 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from jaxerr_ls.catalog.loglines import LOG_EXCEPTION
+from jaxerr_ls.catalog.model import LOG_CLASS
 from jaxerr_ls.extract.messages import Lookup, Skip, template_of
 from jaxerr_ls.extract.sites import RaiseSite
 
@@ -130,4 +130,4 @@ def log_site(
     template = template_of(message, lookup)
     if isinstance(template, Skip) or not template.strip():
         return None
-    return RaiseSite(file, node.lineno, function, LOG_EXCEPTION, template, condition, how.severity)
+    return RaiseSite(file, node.lineno, function, LOG_CLASS, template, condition, how.severity)

@@ -141,6 +141,16 @@ def module_name(relative: str) -> str:
     return ".".join(parts)
 
 
+def absolute_module(importer: str, is_package: bool, module: str | None, level: int) -> str:
+    """The module `from <level dots><module> import ...` reads in module `importer` (a package
+    when `is_package`: its own dots start from itself)."""
+    if not level:
+        return module or ""
+    parts = importer.split(".") if is_package else importer.split(".")[:-1]
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
 def parse_all(source: Source) -> tuple[dict[str, ast.Module], dict[str, str]]:
     """Parsed modules by file, and the files that do not parse (with the reason)."""
     trees: dict[str, ast.Module] = {}

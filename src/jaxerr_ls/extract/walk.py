@@ -25,7 +25,7 @@ from jaxerr_ls.extract.sites import (
     exception_name,
     site_of,
 )
-from jaxerr_ls.extract.source import module_name
+from jaxerr_ls.extract.source import absolute_module, module_name
 from jaxerr_ls.extract.warns import (
     deprecation_table_sites,
     may_warn,
@@ -418,12 +418,7 @@ class _Pass:
                     self.renamed.add(local)
 
     def _from_module(self, node: ast.ImportFrom) -> str:
-        if not node.level:
-            return node.module or ""
-        parts = self.module.split(".")
-        base = parts if self.is_package else parts[:-1]
-        base = base[: len(base) - (node.level - 1)]
-        return ".".join([*base, node.module] if node.module else base)
+        return absolute_module(self.module, self.is_package, node.module, node.level)
 
 
 def _assert_raise(node: ast.Assert) -> ast.Raise:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from jaxerr_ls.catalog import Entry
 from jaxerr_ls.catalog.classes import identified_words
 from jaxerr_ls.catalog.libraries import library_of_file, raiser, release_label
-from jaxerr_ls.catalog.loglines import LOG_EXCEPTION, log_language
-from jaxerr_ls.catalog.model import LIBRARIES
+from jaxerr_ls.catalog.loglines import log_language
+from jaxerr_ls.catalog.model import LIBRARIES, LOG_CLASS
 from jaxerr_ls.catalog.xla import pinned_commit, site_label
 from jaxerr_ls.explain.model import Explanation
 from jaxerr_ls.render.facts import (
@@ -174,7 +174,7 @@ def render_explanation(explanation: Explanation, style: Style = Style()) -> list
     if not exception and explanation.match is not None:
         # A message pasted without its class: the class is the entry's; a C++ log line has none.
         exception = f"{explanation.match.entry.exception} (class not in the text)"
-        if explanation.match.entry.exception == LOG_EXCEPTION:
+        if explanation.match.entry.exception == LOG_CLASS:
             language = log_language(explanation.match.entry)
             exception = f"{language} log line (no exception in the text)"
     out = [style.red(exception) + (f": {first}" if first else "")]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jaxerr_ls.catalog.versions import version_key
+from jaxerr_ls.extract.source import absolute_module
 from jaxerr_ls.upgrades.scan import JAX_PACKAGES, ModuleScan, scan_module
 
 FORMAT = 1
@@ -111,7 +112,7 @@ def _resolve_stars(scans: dict[str, ModuleScan], packages: dict[str, bool]) -> N
         if name in done or name in seen:
             return
         for module, level in scan.stars:
-            target = _absolute(name, packages.get(name, False), module, level)
+            target = absolute_module(name, packages.get(name, False), module, level)
             if target in scans:
                 resolve(target, seen | {name})
                 scan.names |= scans[target].names
@@ -122,15 +123,6 @@ def _resolve_stars(scans: dict[str, ModuleScan], packages: dict[str, bool]) -> N
 
     for name in list(scans):
         resolve(name, frozenset())
-
-
-def _absolute(name: str, package: bool, module: str, level: int) -> str:
-    """The module a `from <level dots><module> import *` in module `name` reads."""
-    if not level:
-        return module
-    parts = name.split(".") if package else name.split(".")[:-1]
-    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
-    return ".".join([*base, module] if module else base)
 
 
 def replacement_in(message: str) -> str:

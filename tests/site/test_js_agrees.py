@@ -458,7 +458,10 @@ def test_twelfth_batch_forms_as_the_cli_reads_them(matcher: Matcher, tmp_path: P
 
 def test_a_wrapper_and_a_leading_value_are_read_alike(matcher: Matcher, tmp_path: Path) -> None:
     """The page reads as the command line does a generated wrapper around an XLA status
-    (jax#24829) and a message after a log's `ERROR:root:` (no leading value takes it)."""
+    (jax#24829) and a message after a log's `ERROR:root:`: no leading value takes the header,
+    and the message is read past it, as `loose` reads a message without its class."""
+    from jaxerr_ls.catalog.loose import match_any_class
+
     pairs = [
         (
             "RuntimeError",
@@ -474,9 +477,11 @@ def test_a_wrapper_and_a_leading_value_are_read_alike(matcher: Matcher, tmp_path
     ]
     expected = []
     for exception, message in pairs:
-        match = matcher.match(exception, message)
+        match = matcher.match(exception, message) if exception else None
+        match = match or match_any_class(matcher, message)
         expected.append([match.entry.id, match.score] if match else [None, 0])
     assert "already-exists" in str(expected[0][0])
+    assert expected[1] == ["lax-dtype-mismatch", 100]
     found = run_node(matcher, [["message", e, m] for e, m in pairs], tmp_path)
     assert found == expected
 
@@ -492,4 +497,20 @@ def test_a_line_in_markdown_bold_is_read_alike(matcher: Matcher, tmp_path: Path)
         [explained] = explain_text(text, matcher)
         assert explained.match is not None and not explained.traceback.message.endswith("*")
         expected.append([explained.match.entry.id, explained.match.score])
+    assert run_node(matcher, [["text", text] for text in texts], tmp_path) == expected
+
+
+def test_a_python_log_line_is_read_past_its_header_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """A message without its class behind a Python logger's header (JAX's note behind Ray's and
+    vLLM's headers, tpu-inference#2453; relayed by absl on every line, alphafold#298) reaches the
+    same entry on the page as in the command line; the page read neither before."""
+    from tests.field.measure_pastes import paste_text
+
+    texts = [paste_text("1606"), paste_text("1605")]
+    expected = []
+    for text in texts:
+        [explained] = explain_text(text, matcher)
+        assert explained.match is not None and not explained.traceback.exception
+        expected.append([explained.match.entry.id, explained.match.score])
+    assert {entry for entry, _ in expected} == {"jax-traceback-note-without-error"}
     assert run_node(matcher, [["text", text] for text in texts], tmp_path) == expected

@@ -196,8 +196,25 @@
   }
 
   // {entry: index, fields: {...}, score: 0-100} or null: Matcher.match in match.py.
+  // loglines.py's past_python_log_header: the text after the Python log header it starts with
+  // (`ERROR:root:`, vLLM's `ERROR 04-30 01:11:39 [core.py:1136] `, absl's `W0312 ... x.py:758] `).
+  Matcher.prototype.pastPythonHeader = function (text) {
+    if (!this.data.logHeader) return null;
+    var found = new RegExp(this.data.logHeader, "m").exec(text);
+    if (found === null || found.index !== 0) return null;
+    var file = found.groups.file || "";
+    if (!found.groups.level && file.slice(-3) !== ".py") return null;
+    return text.slice(found[0].length).trim() || null;
+  };
+
   Matcher.prototype.match = function (exception, message) {
     var text = codePoints(message).slice(0, this.data.maxMessage).join("");
+    // loose.py: a message without its class is read past a Python log header first.
+    var body = shortClass(exception) ? null : this.pastPythonHeader(text.trim());
+    if (body !== null) {
+      var past = this.match(exception, body);
+      if (past !== null) return past;
+    }
     var inner = argsMessage(text);
     if (inner !== null) {
       var again = this.match(exception, inner);

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from jaxerr_ls.catalog.model import LOG_CLASS, Entry
+from jaxerr_ls.catalog.model import Entry
 
 # glog: `E1012 10:15:02.481234  4242 file.cc:535] `; TensorFlow: `2022-06-28 19:26:35.110279: W
 # path/file.cc:111] `; the bare `E path/file.cc:439] ` once a reader dropped the time; a file and
@@ -117,7 +117,7 @@ def log_language(entry: Entry) -> str:
 
 
 def is_generated_log(entry: Entry) -> bool:
-    return entry.exception == LOG_CLASS and not entry.curated
+    return entry.logs and not entry.curated
 
 
 def logged_by(entry: Entry, file: str) -> bool:

@@ -35,8 +35,8 @@ MIN_PARAGRAPH = 60
 # A printed line alone (`_printed_line`): in a text this short, of at least this length.
 MAX_PRINTED_LINES = 12
 MIN_PRINTED_LINE = 40
-# A message wrapped across this many lines at most is read again as one line (`_rewrapped`).
-MAX_REWRAPPED_LINES = 4
+# A message without its class broken across this many lines at most is read unwrapped.
+MAX_UNWRAPPED_LINES = 4
 # Where a message typed in a comment starts: after `#` and a short label (`#error:`).
 _LABEL = re.compile(r"#\s*(?:[A-Za-z][A-Za-z ]{0,19}:\s*)?")
 # How far into a paste its log lines are read for their severity.
@@ -107,7 +107,9 @@ def match_any_class(matcher: Matcher, message: str) -> Match | None:
         or _cut_log_line(matcher, text)
         # Words quoted from inside a message: neither its beginning nor its end.
         or matcher.match_inside(text)
-        or _rewrapped(matcher, text)
+        # A message broken inside its sentences where it was copied from (a page's wrapping:
+        # `The input   \n  carry component c[1] ...`), read again without those breaks.
+        or _unwrapped_again(matcher, text)
         or _fuzzy(matcher, text.split("\n", 1)[0])
     )
 
@@ -122,13 +124,13 @@ def unwrapped(message: str) -> str:
     return _HARD_WRAP.sub(" ", message)
 
 
-def _rewrapped(matcher: Matcher, text: str) -> Match | None:
-    """A short message broken across lines where it had spaces (a web page's or a terminal's
-    wrapping copied with it: `The input   \\n  carry component c[1] ...`), read as one line."""
-    lines = text.split("\n")
-    if not 1 < len(lines) <= MAX_REWRAPPED_LINES:
+def _unwrapped_again(matcher: Matcher, text: str) -> Match | None:
+    # Only a short text: a longer one is a log or a program's output, whose lines are not one
+    # message. `unwrapped` leaves no break it would take out, so this recurses once at most.
+    if text.count("\n") >= MAX_UNWRAPPED_LINES:
         return None
-    return match_any_class(matcher, " ".join(text.split()))
+    message = unwrapped(text)
+    return match_any_class(matcher, message) if message != text else None
 
 
 def _printed_line(matcher: Matcher, text: str) -> Match | None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from jaxerr_ls.catalog.model import LIBRARIES, LOG_CLASS, Entry, Wording
+from jaxerr_ls.catalog.model import LIBRARIES, Entry, Wording
 
 
 def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
@@ -40,7 +40,7 @@ def merge(curated: Iterable[Entry], generated: Iterable[Entry]) -> list[Entry]:
             ),
             None,
         )
-        if owner is None and entry.exception == LOG_CLASS:
+        if owner is None and entry.logs:
             owner = by_message.get(entry.message)
         if owner is None:
             shared = [

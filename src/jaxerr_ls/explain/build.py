@@ -149,16 +149,12 @@ def match_traceback(
     if found is not None:
         return found
     found = _cut_name(traceback, matcher, jax_version) or _keyword(traceback, matcher, jax_version)
+    paths = [frame.path for frame in traceback.frames]
     found = found or match_exception(
-        traceback.exception,
-        traceback.message,
-        matcher,
-        jax_version,
-        [frame.path for frame in traceback.frames],
+        traceback.exception, traceback.message, matcher, jax_version, paths
     )
     if found is not None:
-        found = printed_class_wins(matcher, traceback.exception, traceback.message, found)
-        return _with_older_releases(matcher, found)
+        return _by_message(matcher, traceback.exception, traceback.message, found)
     # JAX's unfiltered copy of the same exception (remove_frames) holds the frames it removed.
     for frames in (traceback.frames, *(c.frames for c in traceback.causes if is_wrapper(c))):
         found = (
@@ -172,13 +168,20 @@ def match_traceback(
         )
         if found is not None:
             return found
-    # A message hard-wrapped where it was copied from (a pull request's description, jax#2508).
+    # A message hard-wrapped where it was copied from (a pull request's description, jax#2508),
+    # read again without those breaks: after the sites, which read the message as printed.
     message = unwrapped(traceback.message)
     if message != traceback.message:
-        found = match_exception(traceback.exception, message, matcher, jax_version, [])
+        found = match_exception(traceback.exception, message, matcher, jax_version, paths)
         if found is not None:
-            return _with_older_releases(matcher, found)
+            return _by_message(matcher, traceback.exception, message, found)
     return match_by_class(matcher, traceback.exception, traceback.message)
+
+
+def _by_message(matcher: Matcher, exception: str, message: str, found: Match) -> Match:
+    """A match of the message, as shown: of the class printed when one of its wordings is,
+    with the releases before the main index that raised it."""
+    return _with_older_releases(matcher, printed_class_wins(matcher, exception, message, found))
 
 
 def _with_older_releases(matcher: Matcher, match: Match) -> Match:

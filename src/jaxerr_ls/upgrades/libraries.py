@@ -1,6 +1,6 @@
 """The public API history of the libraries used with JAX (Flax, Optax, Equinox, Chex, Orbax's
-checkpointing), built
-like JAX's from their wheels (read, never imported): which releases have each module and name.
+checkpointing), built like JAX's from their wheels (read, never imported): which releases have
+each module and name.
 
 It answers what JAX's history answers for `jax.*`: `module 'flax' has no attribute 'optim'` is a
 module Flax removed (gone by 0.6.3, present in 0.5.3), `flax.linen.initializers.zeros_init` a name
@@ -41,24 +41,22 @@ def history_releases(library: str) -> tuple[str, ...]:
     (`extract/libraries.py`), so "removed in Flax 0.6.0" is the release that removed it."""
     from jaxerr_ls.extract.libraries import LIBRARIES
 
-    first = _FIRST_UNDER_NAME.get(library)
+    earlier = before_history(library)
     releases = LIBRARIES[library].releases
-    return tuple(r for r in releases if not first or version_key(r) >= version_key(first))
+    if earlier is None:
+        return releases
+    return tuple(r for r in releases if version_key(r) >= version_key(earlier[1]))
 
 
 # Orbax's first releases read (0.0.23, 0.1.0) were published as `orbax`, not under the name the
 # history downloads (`orbax-checkpoint`): its history starts at the first release of that name.
-_FIRST_UNDER_NAME = {"orbax": "0.1.4"}
-# The package each such library was published as before its history starts.
-EARLIER_PACKAGE = {"orbax": "orbax"}
+_EARLIER_NAME = {"orbax": ("orbax", "0.1.4")}
 
 
 def before_history(library: str) -> tuple[str, str] | None:
     """(the package published earlier, the first release the history reads) for a library whose
     history does not start at its first release; None when it does."""
-    first = _FIRST_UNDER_NAME.get(library)
-    earlier = EARLIER_PACKAGE.get(library)
-    return (earlier, first) if first and earlier else None
+    return _EARLIER_NAME.get(library)
 
 
 # Where each library documents its API (the JAX entries link JAX's API compatibility policy).

@@ -13,17 +13,11 @@ from jaxerr_ls.catalog.model import KEYWORD_ENTRY
 from jaxerr_ls.catalog.versions import installed_jax_version
 from jaxerr_ls.rules.base import Finding, finding
 from jaxerr_ls.upgrades.check import Problem, problems_in
+from jaxerr_ls.upgrades.entries import DEPRECATED_API, NOT_YET_ADDED, REMOVED_API, REMOVED_MODULE
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.keyword_calls import keyword_problems
 from jaxerr_ls.upgrades.keywords import describe_keyword, fields_of, load_parameter_history
-from jaxerr_ls.upgrades.resolve import (
-    DEPRECATED_API,
-    NOT_YET_ADDED,
-    REMOVED_API,
-    REMOVED_MODULE,
-    entry_for,
-    fields_for,
-)
+from jaxerr_ls.upgrades.resolve import entry_for, fields_for
 from jaxerr_ls.upgrades.uses import collect_uses
 
 _RAISES = {

@@ -28,14 +28,10 @@ from jaxerr_ls.catalog.xla import (
     STATUS_PREFIX,
     STATUS_VALUE_CARRIERS,
 )
+from jaxerr_ls.upgrades.entries import PRIVATE_NAME, SUBMODULE_NOT_IMPORTED, UPGRADE_ENTRIES
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.libraries import library_history
-from jaxerr_ls.upgrades.resolve import (
-    PRIVATE_NAME,
-    SUBMODULE_NOT_IMPORTED,
-    UPGRADE_ENTRIES,
-    missing_names,
-)
+from jaxerr_ls.upgrades.resolve import missing_names
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).

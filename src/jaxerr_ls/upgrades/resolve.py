@@ -10,45 +10,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from jaxerr_ls.catalog.model import Catalog, Entry
 from jaxerr_ls.catalog.templates import Match, short_class
-from jaxerr_ls.upgrades.describe import describe, gone_since, product_of, use_instead
-from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
-from jaxerr_ls.upgrades.libraries import (
-    DOCS,
-    PIP_NAMES,
-    before_history,
-    library_history,
-    library_of_name,
+from jaxerr_ls.upgrades.absent import (
+    before_history_match,
+    elsewhere,
+    in_another_module,
+    is_private,
+    private,
+    unimported,
 )
+from jaxerr_ls.upgrades.describe import describe, gone_since, product_of, use_instead
+from jaxerr_ls.upgrades.entries import (
+    DEPRECATED_API,
+    LIBRARY_MEANING,
+    NOT_YET_ADDED,
+    REMOVED_API,
+    REMOVED_MODULE,
+    UPGRADE_ENTRIES,
+    as_printed,
+)
+from jaxerr_ls.upgrades.history import ApiHistory, Verdict, normalise
+from jaxerr_ls.upgrades.libraries import DOCS, PIP_NAMES, library_history, library_of_name
 from jaxerr_ls.upgrades.renames import rename_for
 
-REMOVED_API = "removed-api"
-REMOVED_MODULE = "removed-module"
-NOT_YET_ADDED = "api-not-yet-added"
-DEPRECATED_API = "deprecated-api"
-IN_ANOTHER_MODULE = "jax-name-in-another-module"
-# A name under `jax._src` or starting with `_`: no history is kept of private names.
-PRIVATE_NAME = "jax-private-name-missing"
-# `jax.experimental.sparse` used after `import jax` alone: a module its parent does not load.
-SUBMODULE_NOT_IMPORTED = "jax-submodule-not-imported"
-UPGRADE_ENTRIES = frozenset(
-    {
-        REMOVED_API,
-        REMOVED_MODULE,
-        NOT_YET_ADDED,
-        DEPRECATED_API,
-        IN_ANOTHER_MODULE,
-        PRIVATE_NAME,
-        SUBMODULE_NOT_IMPORTED,
-    }
-)
-
-# JAX's names, and those of the libraries whose API history the catalog holds (`libraries.py`).
-# JAX's names and those of the libraries whose API history is kept (site/assets/match.js `ROOTS`
-# says the same).
+# JAX's names and those of the libraries whose API history the catalog holds (`libraries.py`;
+# site/assets/match.js `ROOTS` says the same).
 _ROOTS = "(?:" + "|".join(("jax", *PIP_NAMES)) + ")"
 _NO_ATTRIBUTE = re.compile(
     # A paste may have wrapped the line at any space.
@@ -58,35 +46,12 @@ _NO_MODULE = re.compile(rf"No module named '(?P<module>{_ROOTS}(?:\.\w+)+)'")
 _CANNOT_IMPORT = re.compile(
     rf"cannot\s+import\s+name\s+'(?P<name>\w+)'\s+from\s+'(?P<module>{_ROOTS}(?:\.\w+)*)'"
 )
-# A library's changed API, said after the name's own facts (the JAX entries' general text is
-# about JAX's deprecation policy and `jaxerr-ls check`, which reads JAX's names only).
-_LIBRARY_MEANING = """The libraries used with JAX change their public API between releases too:
-Flax dropped `flax.optim` for Optax and moved names between `flax.linen` modules, Optax and
-Equinox add optimizers, state classes and filters release by release. The catalog records, for
-every release of each library read from its wheels, which modules and names each had: a
-name the installed release lacks was either removed after the code was written, or the code
-needs a newer release than the one installed."""
-_LIBRARY_PRIVATE = """`{name}` is private to {who}: a module or name starting with an underscore
-(`_src`, `_module`). {who} keeps no history of such names and moves, renames or removes them in
-any release. Code that imports them (another library built on {who}, research code pinned to one
-{who} release, an import of your own) breaks when the installed {who} is another release than
-the one it was written for: the error is in the pairing of that code with this {who}, not in
-your use of its public API."""
 # JAX's own wording: "jax.tree_map was removed in JAX v0.6.0: use ...", "jnp.trapz is
 # deprecated; ...", "jax.random.rbg_key(seed) is deprecated", "pltpu.HOST is deprecated".
 _JAX_SAYS = re.compile(
     r"\A(?:The )?(?P<name>(?:jax|jnp|lax|pltpu|pl)(?:\.\w+)+)(?:\(\w*\))?(?: module)?\s+"
     r"(?:was|is|has been|were)\s+(?:removed|deprecated|moved)"
 )
-# A missing name raises one of three classes, by how the code reaches it (checked under real
-# JAX: tests/upgrades/programs): `jax.ops.index_update` -> AttributeError, `from jax.ops import
-# index_update` -> ImportError, `import jax.linear_util` -> ModuleNotFoundError. The entry shown
-# is of the class printed, with Python's wording for that form.
-_ERRORS = {
-    "AttributeError": "module '{module}' has no attribute '{name}'",
-    "ImportError": "cannot import name '{name}' from '{module}'",
-    "ModuleNotFoundError": "No module named '{module}'",
-}
 _WARNINGS = ("DeprecationWarning", "FutureWarning")
 
 
@@ -268,10 +233,14 @@ def upgrade_match(
     if name is None:
         return fallback
     library = library_of_name(name)
-    if library is None and short_class(exception) in ("AttributeError", ""):
-        unimported = _unimported(name, message, catalog, history, version)
-        if unimported is not None:
-            return unimported
+    if (
+        library is None
+        and short_class(exception) in ("AttributeError", "")
+        and _NO_ATTRIBUTE.search(message) is not None
+    ):
+        not_imported = unimported(name, catalog, history, version)
+        if not_imported is not None:
+            return not_imported
     if library is not None:
         # The JAX release says nothing of the library's: the library's history alone answers.
         found = library_history(library)
@@ -282,15 +251,15 @@ def upgrade_match(
     module = _NO_MODULE.search(message) is not None
     verdict = _verdict(history, name, version, warning, module, said)
     if verdict is None and library is not None and not warning:
-        earlier = _before_history(exception, name, library, history, catalog)
+        earlier = before_history_match(exception, name, library, history, catalog)
         if earlier is not None:
             return earlier
     if verdict is None:
-        elsewhere = _elsewhere(history, name) if library is None and not warning else []
-        if elsewhere:
-            return _in_another_module(exception, name, elsewhere, catalog) or fallback
+        modules = elsewhere(history, name) if library is None and not warning else []
+        if modules:
+            return in_another_module(exception, name, modules, catalog) or fallback
         if fallback is None and not warning and is_private(name):
-            return _private(exception, name, catalog, library)
+            return private(exception, name, catalog, library)
         return fallback
     entry = catalog.get(entry_for(verdict))
     if entry is None:
@@ -298,11 +267,11 @@ def upgrade_match(
     # The release we were told has the name when the history alone answered: it did not raise.
     told = version if version and verdict.release == history.release_for(version) else None
     title, first, solutions = _specific(verdict, told)
-    shown = _as_printed(
+    shown = as_printed(
         entry,
         exception,
         title=title,
-        meaning=first + "\n\n" + (_LIBRARY_MEANING if library else entry.meaning.strip()),
+        meaning=first + "\n\n" + (LIBRARY_MEANING if library else entry.meaning.strip()),
         solutions=(*solutions, *(() if library else entry.solutions)),
         library=library or entry.library,
         # JAX's quick fixes and documentation are about JAX's names only.
@@ -353,167 +322,6 @@ def missing_names(history: ApiHistory) -> MissingNames:
         if verdict is not None:
             modules[name] = entry_for(verdict)
     return MissingNames(direct, whole, modules, unimported)
-
-
-def _elsewhere(history: ApiHistory, name: str) -> list[str]:
-    """The modules of that last name JAX's newest release has, when no release had `name`
-    itself (`jax.stax` -> `jax.example_libraries.stax`)."""
-    if history.facts(name) is not None or "." not in name:
-        return []
-    last = name.rsplit(".", 1)[1]
-    found = []
-    for module in history.module_names():
-        if module.rsplit(".", 1)[-1] != last or module == name:
-            continue
-        facts = history.facts(module)
-        if facts is not None and facts.spans and not facts.last_release:
-            found.append(module)
-    return sorted(found, key=lambda m: (m.count("."), m))[:4]
-
-
-def _in_another_module(
-    exception: str, name: str, elsewhere: list[str], catalog: Catalog
-) -> Match | None:
-    entry = catalog.get(IN_ANOTHER_MODULE)
-    if entry is None:
-        return None
-    where = ", ".join(f"`{m}`" for m in elsewhere)
-    first = (
-        f"No JAX release had `{name}`; JAX's modules of that name are {where}."
-        if len(elsewhere) > 1
-        else f"No JAX release had `{name}`; JAX has it as {where}."
-    )
-    shown = _as_printed(
-        entry,
-        exception,
-        title=f"{name} is not a JAX module: use {elsewhere[0]}"
-        + (f" (or {', '.join(elsewhere[1:])})" if len(elsewhere) > 1 else ""),
-        meaning=first + "\n\n" + entry.meaning.strip(),
-        solutions=(f"Import it from {where}.", *entry.solutions),
-    )
-    fields = {"name": name, "status": "elsewhere", "elsewhere": ", ".join(elsewhere)}
-    return Match(shown, fields, 100)
-
-
-def _unimported(
-    name: str, message: str, catalog: Catalog, history: ApiHistory, version: str | None
-) -> Match | None:
-    """`module 'jax.experimental' has no attribute 'sparse'` where the release has the module:
-    `import jax` does not load it; importing it does."""
-    if _NO_ATTRIBUTE.search(message) is None:
-        return None
-    release = history.unimported_submodule(name, version)
-    entry = catalog.get(SUBMODULE_NOT_IMPORTED)
-    if release is None or entry is None:
-        return None
-    parent, _, child = normalise(name).rpartition(".")
-    title = f"{parent}.{child} is a module of its own: `import {parent}.{child}` loads it"
-    fields = {"name": f"{parent}.{child}", "module": parent, "attribute": child}
-    return Match(
-        replace(entry, title=title), {**fields, "status": "not-imported", "release": release}, 100
-    )
-
-
-def is_private(name: str) -> bool:
-    """`jax._src.numpy.lax_numpy._ScalarMeta`, `jax._src`: a part after the root is private."""
-    return any(part.startswith("_") for part in name.split(".")[1:])
-
-
-def _private(
-    exception: str, name: str, catalog: Catalog, library: str | None = None
-) -> Match | None:
-    entry = catalog.get(PRIVATE_NAME)
-    if entry is None:
-        return None
-    who = product_of(name)
-    title = f"{name} is private to {who}, and this release lacks it"
-    if library is None:
-        return Match(
-            _as_printed(entry, exception, title=title), {"name": name, "status": "private"}, 100
-        )
-    # A library's private module (`equinox._module`, `optax._src.transform`): what JAX's entry
-    # says of `jax._src`, said of that library and of the packages built on it.
-    pip = PIP_NAMES.get(library, library)
-    shown = _as_printed(
-        entry,
-        exception,
-        title=title,
-        meaning=_LIBRARY_PRIVATE.format(who=who, name=name),
-        solutions=(
-            f"Check which {who} is installed: `pip show {pip}`; then find the package whose "
-            f"code imports `{name}` (the traceback's last frame outside {who}).",
-            f"Install the {who} release that package was written for (its requirements name "
-            f"it: `pip install '{pip}==X.Y.Z'`), or upgrade that package to a release made "
-            f"for your {who}.",
-            f"In your own code, use {who}'s public API instead: its private modules change "
-            "in any release.",
-        ),
-        library=library,
-        # JAX's triggers, example and fixes are about `jax._src`.
-        triggers=(),
-        situations=(),
-        example=None,
-        fixes=(),
-        docs=DOCS.get(library, ""),
-        related=(),
-    )
-    return Match(shown, {"name": name, "status": "private"}, 100)
-
-
-def _before_history(
-    exception: str, name: str, library: str, history: ApiHistory, catalog: Catalog
-) -> Match | None:
-    """A name every release the history reads has, missing all the same, from a library whose
-    history starts after its first release (Orbax before 0.1.4 was the `orbax` package): the
-    installed one is older than the history, or not the library at all."""
-    found = before_history(library)
-    facts = history.facts(name)
-    entry = catalog.get(NOT_YET_ADDED)
-    # (A module missing from its parent was most often not imported: `import orbax` alone.)
-    if found is None or entry is None or facts is None or facts.last_release or facts.is_module:
-        return None
-    if [first for first, _ in facts.spans] != [history.oldest]:
-        return None
-    earlier, first = found
-    who = product_of(name)
-    pip = PIP_NAMES.get(library, library)
-    shown = _as_printed(
-        entry,
-        exception,
-        title=f"{name} is in every {who} release since {first}; this {who} is older",
-        meaning=(
-            f"{name} is in every release of `{pip}` read, {first} to {history.newest}. "
-            f"Before {first}, {who} was published as the `{earlier}` package, whose modules "
-            f"differ: an environment that has `{earlier}` (or `{pip}` older than {first}) "
-            f"lacks {name}. Otherwise something else answers to the module's name: a file or "
-            f"folder of your own named like it, or a half-finished install."
-            "\n\n" + _LIBRARY_MEANING
-        ),
-        solutions=(
-            f"Check what is installed: `pip show {pip} {earlier}`.",
-            f"Upgrade to a current {who}: `pip uninstall {earlier}` if it is there, then "
-            f"`pip install -U {pip}`.",
-            f"If a current `{pip}` is installed, print `{name.rsplit('.', 1)[0]}.__file__` to "
-            "see which module Python imported.",
-        ),
-        library=library,
-        fixes=(),
-        docs=DOCS.get(library, ""),
-    )
-    return Match(shown, {"name": name, "status": "not-yet", "added_in": first}, 100)
-
-
-def _as_printed(entry: Entry, exception: str, **changes: Any) -> Entry:
-    """The entry shown with the class printed and Python's wording for it (a missing name is an
-    AttributeError, ImportError or ModuleNotFoundError by how the code reached it)."""
-    printed = short_class(exception)
-    form = _ERRORS.get(printed)
-    return replace(
-        entry,
-        exception=printed if form else entry.exception,
-        message=form or entry.message,
-        **changes,
-    )
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

@@ -157,6 +157,25 @@ equinox._errors.EqxRuntimeError: x must be >= 0
         "equinox-runtime-error",
         "equinox",
     ),
+    # field corpus 1730: JAX 0.7.2 with an Equinox older than 0.13.1, inline in the issue
+    Paste(
+        "https://github.com/patrick-kidger/optimistix/issues/170",
+        """TypeError: cannot create weak reference to 'Flatten' object
+""",
+        "equinox-flatten-weakref",
+        "equinox",
+    ),
+    # field holdout 1039: the traceback's last frames, in Equinox's primitive bind
+    Paste(
+        "https://github.com/patrick-kidger/diffrax/issues/695",
+        """-packages/equinox/internal/_primitive.py", line 273, in filter_primitive_bind
+  flat_out = prim.bind(*dynamic, treedef=treedef, static=static, flatten=flatten)
+             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+TypeError: cannot create weak reference to 'Flatten' object
+""",
+        "equinox-flatten-weakref",
+        "equinox",
+    ),
 ]
 
 

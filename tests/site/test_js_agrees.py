@@ -514,3 +514,23 @@ def test_a_python_log_line_is_read_past_its_header_alike(matcher: Matcher, tmp_p
         expected.append([explained.match.entry.id, explained.match.score])
     assert {entry for entry, _ in expected} == {"jax-traceback-note-without-error"}
     assert run_node(matcher, [["text", text] for text in texts], tmp_path) == expected
+
+
+def test_jax_words_and_a_quoted_key_are_read_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """jax-finufft#135: JAX's own words for a name it removed, which do not spell the name
+    (`register_custom_call_target has been removed in JAX v0.6.0; ...`); numpyro#2055: a
+    KeyError printed with its quotes (`KeyError: "No RngStream named 'dropout' found in Rngs."`).
+    Both reach their entry on the page as on the command line; an AttributeError in other words,
+    and a KeyError of a bare key, reach none."""
+    holdout = HERE.parent / "field" / "holdout"
+    texts = [next(holdout.glob(f"{n}-*.txt")).read_text("utf-8") for n in ("951", "1027")]
+    texts += [
+        "AttributeError: my_helper has been removed from this module",
+        "KeyError: 'params'",
+    ]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    ids = [m.entry.id if m else None for m in expected]
+    assert ids[0] == "removed-api" and ids[1] is not None and ids[1].startswith("flax-")
+    assert ids[2:] == [None, None]
+    found = run_node(matcher, [["text", t] for t in texts], tmp_path)
+    assert [f[0] for f in found] == ids

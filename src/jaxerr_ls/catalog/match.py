@@ -35,6 +35,7 @@ from jaxerr_ls.catalog.templates import (
     build_template,
     cut_pieces,
     glued_before,
+    key_message,
     norm,
     same_class,
     segment_template,
@@ -353,7 +354,7 @@ class Matcher:
         return found
 
     def _match_text(self, exception: str, message: str) -> Match | None:
-        inner = args_message(message[:MAX_MESSAGE])
+        inner = args_message(message[:MAX_MESSAGE]) or key_message(exception, message[:MAX_MESSAGE])
         if inner is not None:
             found = self._match_text(exception, inner)
             if found is not None:

@@ -31,12 +31,27 @@ _ARGS_REPR = re.compile(
 def args_message(message: str) -> str | None:
     """The message string of an exception printed as the tuple of its arguments, or None."""
     found = _ARGS_REPR.match(message.strip())
-    if found is None:
+    return None if found is None else _string(found["q"], found["text"])
+
+
+_QUOTED = re.compile(r"""\A(?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\Z""", re.DOTALL)
+
+
+def key_message(exception: str, message: str) -> str | None:
+    """The message of a KeyError raised with a sentence: Python prints the repr of its key, so
+    `KeyError: "No RngStream named 'dropout' found in Rngs."` carries its quotes (None when the
+    text is not one quoted string)."""
+    if short_class(exception) != "KeyError":
         return None
+    found = _QUOTED.match(message.strip())
+    return None if found is None else _string(found["q"], found["text"])
+
+
+def _string(quote: str, literal: str) -> str | None:
+    """The text of a Python string literal's body, or None (not a literal, or blank)."""
     try:
         # A reader may already have turned the repr's `\n` into line ends.
-        literal = found["text"].replace("\n", "\\n")
-        text = ast.literal_eval(found["q"] + literal + found["q"])
+        text = ast.literal_eval(quote + literal.replace("\n", "\\n") + quote)
     except (ValueError, SyntaxError):
         return None
     return text if isinstance(text, str) and text.strip() else None

@@ -183,6 +183,7 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
     histories += [h for h in (library_history(name) for name in LIBRARIES) if h is not None]
     tables: dict[str, dict[int, list[str]]] = {"direct": {}, "whole": {}, "modules": {}}
     unimported: list[str] = []
+    removed_words: dict[str, list[object]] = {}  # message -> [names, entry or None]
     for index, history in enumerate(histories):
         found = missing_names(history)
         for key, names in (
@@ -195,6 +196,9 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
                     tables[key].setdefault(position[entry_id], []).append(name)
         if index == 0:
             unimported = found.unimported  # JAX's own modules (the entry is about JAX's)
+            # JAX's words only: the command line reads no library's deprecation table.
+            for said, (named, entry_id) in found.removed_words.items():
+                removed_words[said] = [named, position.get(entry_id)]
     return {
         "entries": sorted(position[e] for e in UPGRADE_ENTRIES if e in position),
         # A JAX name with a private part (`jax._src...`, `_name`) no history holds.
@@ -205,6 +209,8 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
         },
         # `module 'jax.experimental' has no attribute 'sparse'`: a module to import.
         "unimported": {"entry": position.get(SUBMODULE_NOT_IMPORTED), "names": unimported},
+        # JAX's deprecation words, which need not spell the name: [names, the removed one's entry].
+        "removedWords": removed_words,
     }
 
 

@@ -180,21 +180,19 @@ class ApiHistory:
         """The names whose recorded deprecation message the text begins with (`Accessing
         jax.config via the jax.config submodule is deprecated.` -> jax.config.config): JAX's
         own words for a name they need not spell as the name."""
+        text = " ".join(message.split())
+        said = self.wordings()
+        return sorted({name for words in said if text.startswith(words) for name in said[words]})
+
+    def wordings(self) -> dict[str, list[str]]:
+        """Each recorded deprecation message (its spaces collapsed), with the names it is for."""
         if self._by_message is None:
             self._by_message = {}
             for name, record in self._deprecations.items():
                 said = " ".join(str(record.get("message", "")).split())
                 if len(said) >= MIN_MESSAGE:
                     self._by_message.setdefault(said, []).append(name)
-        text = " ".join(message.split())
-        return sorted(
-            {
-                name
-                for said, names in self._by_message.items()
-                if text.startswith(said)
-                for name in names
-            }
-        )
+        return self._by_message
 
     def unimported_submodule(self, dotted: str, version: str | None) -> str | None:
         """The release (`version`'s, else the newest) in which `dotted` is a module that its

@@ -120,6 +120,11 @@ def _verdict(
     return None
 
 
+def _removed(history: ApiHistory, name: str) -> Verdict | None:
+    verdict = history.verdict(name, None)
+    return verdict if verdict is not None and verdict.status == "removed" else None
+
+
 def entry_for(verdict: Verdict) -> str:
     """The curated entry that explains this verdict."""
     if verdict.status == "not-yet":
@@ -229,9 +234,15 @@ def upgrade_match(
         return current
     fallback = None if current is not None and current.entry.id in UPGRADE_ENTRIES else current
     warning = short_class(exception) in _WARNINGS
-    name = name_in(exception, message) or (_warned_name(history, message) if warning else None)
+    spelt = name_in(exception, message)
+    worded = _warned_name(history, message) if _in_jax_words(exception, message) else None
+    name = spelt or worded
     if name is None:
         return fallback
+    if spelt is None and not warning:
+        # JAX's own words for a name it removed: the release that raised them still had the
+        # name's module, so the name's record answers, whatever JAX is installed here.
+        version = None
     library = library_of_name(name)
     if (
         library is None
@@ -249,7 +260,11 @@ def upgrade_match(
         history, version = found, None
     said = warning and _JAX_SAYS.match(message.strip()) is not None and "deprecated" in message
     module = _NO_MODULE.search(message) is not None
-    verdict = _verdict(history, name, version, warning, module, said)
+    verdict = (
+        _removed(history, name)
+        if spelt is None and not warning
+        else _verdict(history, name, version, warning, module, said)
+    )
     if verdict is None and library is not None and not warning:
         earlier = before_history_match(exception, name, library, history, catalog)
         if earlier is not None:
@@ -291,12 +306,15 @@ class MissingNames:
     (removed, or not yet added), read for each prefix of a dotted name; `whole`, the names
     `_verdict` answers only from the whole name (added after the oldest release read);
     `modules`, the same for a name imported as a module (`No module named ...`); `unimported`,
-    the modules the newest release has that their parent does not import."""
+    the modules the newest release has that their parent does not import; `removed_words`, JAX's
+    deprecation words (a removed name's AttributeError repeats them), with their names."""
 
     direct: dict[str, str]
     whole: dict[str, str]
     modules: dict[str, str]
     unimported: list[str]
+    # message -> (its names, the entry when it is one name's, removed; else "")
+    removed_words: dict[str, tuple[list[str], str]]
 
 
 def missing_names(history: ApiHistory) -> MissingNames:
@@ -321,7 +339,11 @@ def missing_names(history: ApiHistory) -> MissingNames:
             verdict = _verdict(history, name, None, False, True)
         if verdict is not None:
             modules[name] = entry_for(verdict)
-    return MissingNames(direct, whole, modules, unimported)
+    removed_words: dict[str, tuple[list[str], str]] = {}
+    for said, named in sorted(history.wordings().items()):
+        verdict = _removed(history, named[0]) if len(named) == 1 else None
+        removed_words[said] = (named, entry_for(verdict) if verdict is not None else "")
+    return MissingNames(direct, whole, modules, unimported, removed_words)
 
 
 def is_upgrade_entry(entry: Entry) -> bool:
@@ -335,12 +357,20 @@ def worth_resolving(exception: str, message: str, current: Match | None) -> bool
         return True  # only the history may confirm (or drop) one of ours
     if current is not None and current.entry.curated:
         return False
-    if short_class(exception) in _WARNINGS and "deprecated" in message:
-        return True
-    return name_in(exception, message) is not None
+    return _in_jax_words(exception, message) or name_in(exception, message) is not None
+
+
+def _in_jax_words(exception: str, message: str) -> bool:
+    """A deprecation warning, or the AttributeError JAX raises for a name it has removed: JAX's
+    table of deprecations words both, without always spelling the name whole
+    (`register_custom_call_target has been removed in JAX v0.6.0; use the JAX FFI instead`)."""
+    cls = short_class(exception)
+    return (cls in _WARNINGS and "deprecated" in message) or (
+        cls == "AttributeError" and "removed" in message
+    )
 
 
 def _warned_name(history: ApiHistory, message: str) -> str | None:
-    """The one name whose recorded deprecation message the warning's text is."""
+    """The one name whose recorded deprecation (or removal) message the text is."""
     names = history.names_warned_by(message)
     return names[0] if len(names) == 1 else None

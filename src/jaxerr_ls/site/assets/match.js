@@ -188,6 +188,15 @@
     var inner = unescapePython(found[3]);
     return inner.trim() ? inner : null;
   }
+  // templates.py's key_message: a KeyError prints the repr of its key, quotes and all.
+  var QUOTED = /^(['"])((?:\\[\s\S]|(?!\1)[\s\S])*)\1$/;
+  function keyMessage(exception, text) {
+    if (shortClass(exception) !== "KeyError") return null;
+    var found = QUOTED.exec(text.trim());
+    if (!found) return null;
+    var inner = unescapePython(found[2]);
+    return inner.trim() ? inner : null;
+  }
   // A Python string literal's escapes undone (`\\n` -> a line break, `\\'` -> `'`).
   function unescapePython(text) {
     return text.replace(/\\([\s\S])/g, function (all, c) {
@@ -215,7 +224,7 @@
       var past = this.match(exception, body);
       if (past !== null) return past;
     }
-    var inner = argsMessage(text);
+    var inner = argsMessage(text) || keyMessage(exception, text);
     if (inner !== null) {
       var again = this.match(exception, inner);
       if (again !== null) return again;
@@ -708,7 +717,7 @@
     if (current !== null && this.entries[current.entry][3] && !ours) return current;
     var fallback = ours ? null : current;
     var name = nameIn(exception, message);
-    if (name === null) return fallback;
+    if (name === null) return this.removedWords(exception, message, fallback);
     var parts = name.split(".");
     var own = Object.prototype.hasOwnProperty;
     var cls = shortClass(exception || "");
@@ -740,6 +749,20 @@
       return { entry: data.private, fields: { name: name, status: "private" }, score: 100 };
     }
     return fallback;
+  };
+
+  // upgrades/resolve.py's _in_jax_words: the AttributeError JAX raises for a name it removed,
+  // worded by its table of deprecations without always spelling the name.
+  Matcher.prototype.removedWords = function (exception, message, fallback) {
+    var table = this.data.upgrades.removedWords || {};
+    if (shortClass(exception || "") !== "AttributeError" || message.indexOf("removed") < 0) {
+      return fallback;
+    }
+    var text = message.trim().split(/\s+/).join(" ");
+    var found = Object.keys(table).filter(function (said) { return text.indexOf(said) === 0; });
+    var names = [].concat.apply([], found.map(function (said) { return table[said][0]; }));
+    if (names.length !== 1 || table[found[0]][1] === null) return fallback;
+    return { entry: table[found[0]][1], fields: { name: names[0], status: "removed" }, score: 100 };
   };
 
   // catalog/classes.py's match_by_class: when no text matched, a JAX-specific class names its

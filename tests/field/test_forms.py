@@ -292,3 +292,15 @@ def test_a_hard_wrapped_message_reaches_its_entry(capsys: pytest.CaptureFixture[
     [found] = explain(capsys, "005")
     assert found["exception"] == "TypeError"
     assert found["entry"]["id"] == "concretization-traced-value"
+
+
+@pytest.mark.parametrize(("name", "directory"), [("1369", PASTES), ("1029", HOLDOUT)])
+def test_the_header_of_the_stack_before_transformation_alone(
+    capsys: pytest.CaptureFixture[str], name: str, directory: Path
+) -> None:
+    """BrainPy#702 and jax#12051: IPython's `JaxStackTraceBeforeTransformation  Traceback (most
+    recent call last)` and the frames where the operation was written, the error after them not
+    copied: explained as JAX's note without its error, not left unexplained."""
+    [found] = explain(capsys, name, directory)
+    assert found["exception"] == "JaxStackTraceBeforeTransformation"
+    assert found["entry"]["id"] == "jax-traceback-note-without-error"

@@ -28,8 +28,16 @@ _GENERIC = frozenset(
     if isinstance(value, type) and issubclass(value, BaseException)
 ) | frozenset({"Error", "SkipTest"})
 # JAX's wrappers around the real exception: never the error itself; copied without it, the entry
-# saying so.
-_WRAPPERS = frozenset({"SimplifiedTraceback", "UnfilteredStackTrace", "FilteredStackTrace"})
+# saying so. `JaxStackTraceBeforeTransformation` heads the frames where a transformed operation
+# was written; the error follows it.
+_WRAPPERS = frozenset(
+    {
+        "SimplifiedTraceback",
+        "UnfilteredStackTrace",
+        "FilteredStackTrace",
+        "JaxStackTraceBeforeTransformation",
+    }
+)
 # The class was renamed between releases: one class here.
 # Equinox 0.11.4 and before raised `equinox._errors.EqxRuntimeError` where later releases raise
 # `EquinoxRuntimeError` (read in both wheels' `equinox/_errors.py` and `_jit.py`).

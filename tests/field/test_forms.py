@@ -304,3 +304,22 @@ def test_the_header_of_the_stack_before_transformation_alone(
     [found] = explain(capsys, name, directory)
     assert found["exception"] == "JaxStackTraceBeforeTransformation"
     assert found["entry"]["id"] == "jax-traceback-note-without-error"
+
+
+def test_a_message_cut_in_its_first_word_named_by_its_raise(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """jax#14861: `TypeError: Sh`, the paste cut two letters into the message, raised by
+    `canonicalize_shape`, whose one TypeError opens with those letters: named by where it was
+    raised, and said so."""
+    [found] = explain(capsys, "145", HOLDOUT)
+    assert found["entry"]["id"] == "traced-shape-not-concrete"
+    assert found["entry"]["identified_by"] == "raise_site"
+
+
+def test_a_string_s_type_missing_from_jax_0_1_s_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """jax#1883: JAX 0.1 looked a string's type up in `abstractify`'s table (`KeyError: <class
+    'str'>`), the error it led to cut off: strings given to JAX, named by that statement."""
+    [found] = explain(capsys, "414", HOLDOUT)
+    assert (found["exception"], found["entry"]["id"]) == ("KeyError", "jnp-string-array")
+    assert found["entry"]["identified_by"] == "raise_site"

@@ -201,8 +201,8 @@ def match_worded_at_site(
     """A message too short to name its error by its words alone (`Unknown backend iree`: the
     catalog does not match a template with so little literal text anywhere) whose raising frame
     is in a JAX (or library) function that raises the printed class with that wording: the
-    place confirms the words. Any line of the function counts (the message says which raise),
-    but one entry only."""
+    place confirms the words, or the words it was cut after. Any line of the function counts (the
+    message says which raise), but one entry only."""
     last = next((f for f in reversed(frames) if site_file(f.path) is not None), None)
     if last is None or not last.source.startswith("raise") or not message.strip():
         return None
@@ -212,7 +212,7 @@ def match_worded_at_site(
     found = [
         entry
         for entry, wordings in _raised_in(matcher, file, last.function, exception)
-        if any(_whole(wording, text) for wording in wordings)
+        if any(_whole(wording, text) or _opening(wording, text) for wording in wordings)
     ]
     if len(found) != 1:
         return None
@@ -232,6 +232,13 @@ def _raised_in(
         entry = extend_entry(matcher.catalog, site.entry)
         found[entry.id] = (entry, (entry.message, *(w.message for w in entry.wordings)))
     return list(found.values())
+
+
+def _opening(wording: str, text: str) -> bool:
+    """The text is the start of the wording's opening words, the paste cut inside them (jax#14861:
+    `TypeError: Sh`, raised by `canonicalize_shape`'s one TypeError)."""
+    opening = " ".join(wording.split()).split("{", 1)[0]
+    return len(text) < len(opening) and opening.startswith(text)
 
 
 def _whole(wording: str, text: str) -> bool:

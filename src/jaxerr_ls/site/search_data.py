@@ -31,7 +31,7 @@ from jaxerr_ls.catalog.xla import (
 from jaxerr_ls.upgrades.entries import PRIVATE_NAME, SUBMODULE_NOT_IMPORTED, UPGRADE_ENTRIES
 from jaxerr_ls.upgrades.history import load_history
 from jaxerr_ls.upgrades.libraries import library_history
-from jaxerr_ls.upgrades.resolve import missing_names
+from jaxerr_ls.upgrades.resolve import missing_names, removed_words
 
 # The global the data file assigns; `search.js` reads it (fetch() of a local file is blocked
 # from file://, a <script src> is not).
@@ -183,7 +183,7 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
     histories += [h for h in (library_history(name) for name in LIBRARIES) if h is not None]
     tables: dict[str, dict[int, list[str]]] = {"direct": {}, "whole": {}, "modules": {}}
     unimported: list[str] = []
-    removed_words: dict[str, list[object]] = {}  # message -> [names, entry or None]
+    words: dict[str, list[object]] = {}  # message -> [names, entry or None]
     for index, history in enumerate(histories):
         found = missing_names(history)
         for key, names in (
@@ -197,8 +197,8 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
         if index == 0:
             unimported = found.unimported  # JAX's own modules (the entry is about JAX's)
             # JAX's words only: the command line reads no library's deprecation table.
-            for said, (named, entry_id) in found.removed_words.items():
-                removed_words[said] = [named, position.get(entry_id)]
+            for said, (named, entry_id) in removed_words(history).items():
+                words[said] = [named, position.get(entry_id)]
     return {
         "entries": sorted(position[e] for e in UPGRADE_ENTRIES if e in position),
         # A JAX name with a private part (`jax._src...`, `_name`) no history holds.
@@ -210,7 +210,7 @@ def _upgrades(position: dict[str, int]) -> dict[str, object]:
         # `module 'jax.experimental' has no attribute 'sparse'`: a module to import.
         "unimported": {"entry": position.get(SUBMODULE_NOT_IMPORTED), "names": unimported},
         # JAX's deprecation words, which need not spell the name: [names, the removed one's entry].
-        "removedWords": removed_words,
+        "removedWords": words,
     }
 
 

@@ -235,8 +235,9 @@ def upgrade_match(
     fallback = None if current is not None and current.entry.id in UPGRADE_ENTRIES else current
     warning = short_class(exception) in _WARNINGS
     spelt = name_in(exception, message)
-    worded = _warned_name(history, message) if _in_jax_words(exception, message) else None
-    name = spelt or worded
+    name = spelt
+    if name is None and _in_jax_words(exception, message):
+        name = _warned_name(history, message)
     if name is None:
         return fallback
     if spelt is None and not warning:
@@ -306,15 +307,12 @@ class MissingNames:
     (removed, or not yet added), read for each prefix of a dotted name; `whole`, the names
     `_verdict` answers only from the whole name (added after the oldest release read);
     `modules`, the same for a name imported as a module (`No module named ...`); `unimported`,
-    the modules the newest release has that their parent does not import; `removed_words`, JAX's
-    deprecation words (a removed name's AttributeError repeats them), with their names."""
+    the modules the newest release has that their parent does not import."""
 
     direct: dict[str, str]
     whole: dict[str, str]
     modules: dict[str, str]
     unimported: list[str]
-    # message -> (its names, the entry when it is one name's, removed; else "")
-    removed_words: dict[str, tuple[list[str], str]]
 
 
 def missing_names(history: ApiHistory) -> MissingNames:
@@ -339,11 +337,17 @@ def missing_names(history: ApiHistory) -> MissingNames:
             verdict = _verdict(history, name, None, False, True)
         if verdict is not None:
             modules[name] = entry_for(verdict)
-    removed_words: dict[str, tuple[list[str], str]] = {}
+    return MissingNames(direct, whole, modules, unimported)
+
+
+def removed_words(history: ApiHistory) -> dict[str, tuple[list[str], str]]:
+    """The history's deprecation words (a removed name's AttributeError repeats them, and need
+    not spell the name), each with its names and, when it is one removed name's, its entry."""
+    found: dict[str, tuple[list[str], str]] = {}
     for said, named in sorted(history.wordings().items()):
         verdict = _removed(history, named[0]) if len(named) == 1 else None
-        removed_words[said] = (named, entry_for(verdict) if verdict is not None else "")
-    return MissingNames(direct, whole, modules, unimported, removed_words)
+        found[said] = (named, entry_for(verdict) if verdict is not None else "")
+    return found
 
 
 def is_upgrade_entry(entry: Entry) -> bool:

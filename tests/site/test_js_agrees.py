@@ -534,3 +534,25 @@ def test_jax_words_and_a_quoted_key_are_read_alike(matcher: Matcher, tmp_path: P
     assert ids[2:] == [None, None]
     found = run_node(matcher, [["text", t] for t in texts], tmp_path)
     assert [f[0] for f in found] == ids
+
+
+def test_xla_s_class_built_into_another_module_names_its_family(
+    matcher: Matcher, tmp_path: Path
+) -> None:
+    """jax#15398: `google3.third_party.tensorflow.compiler.xla.python.xla_extension
+    .XlaRuntimeError`, XLA's class from Google's own build, its message cut in its first words.
+    The status names its family on the page as on the command line, and so does the class alone;
+    the same class under a module that is neither JAX's stack nor XLA's extension names nothing."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("668-*.txt")).read_text("utf-8")
+    google3 = "google3.third_party.tensorflow.compiler.xla.python.xla_extension.XlaRuntimeError"
+    texts = [paste, f"{google3}: Number of tile assignmen", "myframework.XlaRuntimeError: boom"]
+    expected = [explain_text(text, matcher)[-1].match for text in texts]
+    assert [(m.entry.id, m.by) if m else None for m in expected] == [
+        ("xla-status-unknown", "class"),
+        ("xla-runtime-error", "class"),
+        None,
+    ]
+    lines = [f"{google3}: UNKNOWN: <unknown>:0: error: Number of tile assignmen", *texts[1:]]
+    found = run_node(matcher, [["text", t] for t in lines], tmp_path)
+    assert [f[0] for f in found] == ["xla-status-unknown", "xla-runtime-error", None]

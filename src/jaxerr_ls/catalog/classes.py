@@ -44,6 +44,9 @@ _WRAPPERS = frozenset(
 _RENAMED = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "EquinoxRuntimeError"}
 # Modules whose classes a printed, dotted class may come from.
 _JAX_STACK = frozenset({"jax", "jaxlib", "flax", "equinox", "optax", "orbax", "chex", "haiku"})
+# XLA's Python extension, wherever it was built into (`google3.third_party.tensorflow.compiler.xla
+# .python.xla_extension.XlaRuntimeError` from Google's own builds, jax#15398).
+_XLA_MODULES = frozenset({"xla_extension", "xla_client"})
 # Classes that carried XLA's statuses before `XlaRuntimeError` existed (jaxlib 0.1-0.3 raised
 # `RuntimeError: INTERNAL: ...`, or `RuntimeError: Internal: ...`, with the same texts).
 _STATUS_CARRIERS = frozenset({"RuntimeError"})
@@ -71,7 +74,8 @@ def is_specific(exception: str) -> bool:
     if short in _GENERIC or short in _WRAPPERS or not short[:1].isupper():
         return False
     if "." in exception.strip():
-        return exception.strip().split(".", 1)[0] in _JAX_STACK
+        modules = exception.strip().split(".")[:-1]
+        return modules[0] in _JAX_STACK or not _XLA_MODULES.isdisjoint(modules)
     return True
 
 
@@ -268,6 +272,7 @@ def class_table(matcher: Matcher) -> dict[str, object]:
         "renamed": dict(_RENAMED),
         "ownNames": list(_OWN_NAMES),
         "modules": sorted(_JAX_STACK),
+        "xlaModules": sorted(_XLA_MODULES),
         "carriers": sorted(_STATUS_CARRIERS),
         "runtime": "XlaRuntimeError",
         # Named only when copied without a message (the error is in it, or after it).

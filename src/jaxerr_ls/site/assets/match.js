@@ -787,7 +787,12 @@
     } else if (status) {
       return null;
     } else {
-      if (printed.indexOf(".") >= 0 && table.modules.indexOf(printed.split(".")[0]) < 0) return null;
+      if (printed.indexOf(".") >= 0) {
+        // From JAX's stack, or from XLA's extension wherever it was built into.
+        var modules = printed.split(".").slice(0, -1);
+        var xla = modules.some(function (m) { return (table.xlaModules || []).indexOf(m) >= 0; });
+        if (table.modules.indexOf(modules[0]) < 0 && !xla) return null;
+      }
       // A JAX wrapper names the note's entry only when its message (the error) was not copied.
       if ((table.wrappers || []).indexOf(cls) >= 0 && message.trim()) return null;
       entry = table.names[cls];

@@ -231,6 +231,21 @@ def test_a_short_cut_with_its_class_names_the_one_entry_it_begins() -> None:
     assert match_any_class(matcher, "In setup, assign names of Modules via") is None
 
 
+def test_a_cut_at_the_first_sentence_s_value_needs_fewer_words() -> None:
+    """jax#18851's title quotes shard_map's `No replication rule for erf_inv`: four words and the
+    value that ends the message's first sentence. That names the entry; the same words with a
+    value where the template goes on mid-sentence (`cannot import name 'x'`, whose message goes
+    on ` from ...`) do not, nor does a value cut before the opening is whole."""
+    matcher = Matcher(load_catalog())
+    found = matcher.match("NotImplementedError", "No replication rule for erf_inv")
+    assert found is not None and found.cut
+    assert found.entry.message.startswith("No replication rule for {prim}.")
+    assert matcher.match("NotImplementedError", "No replication rule") is None
+    assert matcher.match("ValueError", "No replication rule for erf_inv") is None
+    imported = matcher.match("ImportError", "cannot import name 'datasets'")
+    assert imported is None or not imported.cut
+
+
 def test_a_short_cut_several_entries_begin_names_their_most_common_and_says_so() -> None:
     """dynamiqs#1015's `ValueError: Non-hashable static arguments`: curated entries (an array,
     a container, an object) and JAX's and jaxlib's own wordings all begin so, all ValueErrors.

@@ -556,3 +556,18 @@ def test_xla_s_class_built_into_another_module_names_its_family(
     lines = [f"{google3}: UNKNOWN: <unknown>:0: error: Number of tile assignmen", *texts[1:]]
     found = run_node(matcher, [["text", t] for t in lines], tmp_path)
     assert [f[0] for f in found] == ["xla-status-unknown", "xla-runtime-error", None]
+
+
+def test_a_cut_separator_ends_the_message_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """subsai#41, quoted in markdown: `No module named 'jaxlib'`, then Python's `The above
+    exception was the direct cause` with the paste stopping mid-sentence. The separator ends the
+    message on the page as on the command line, so the message is the module's alone."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("1307-*.txt")).read_text("utf-8")
+    found = explain_text(paste, matcher)[-1]
+    assert found.traceback.message == "No module named 'jaxlib'"
+    assert found.match is not None and found.match.entry.id == "jaxlib-not-installed"
+    unquoted = "\n".join(line.removeprefix("> ").removeprefix(">") for line in paste.splitlines())
+    assert [f[0] for f in run_node(matcher, [["text", unquoted]], tmp_path)] == [
+        "jaxlib-not-installed"
+    ]

@@ -63,6 +63,12 @@ _PROBE = 16
 # entry's template reads as far, of any class (flax#765's "In setup, assign names of Modules
 # via"): about five words. Without a class, a phrase that short may be anyone's.
 MIN_READ_ALONE = 24
+# Less when the text holds the template's whole opening and a value after it: a title or a
+# sentence quoting a message up to its first value (jax#18851's "No replication rule for
+# erf_inv"), a cut where the message itself pauses.
+MIN_READ_ALONE_TO_VALUE = 16
+# ... when that value ends the message's first sentence or clause.
+_SENTENCE_END = re.compile(r"^['\"`)]?[.;:](?:\s|$)")
 
 # A line break with no space on either side, in the middle of a word: a terminal or a
 # thread's rendering wrapped a long line where it was full.
@@ -469,7 +475,13 @@ class Matcher:
                 continue
             if not pieces[0] and len(cut.fields.get(template.names[0], "")) > MAX_LEADING_VALUE:
                 continue
-            if cut.read >= MIN_READ_ALONE:
+            to_value = (
+                len(pieces) > 1
+                and cut.read == len(pieces[0])
+                and bool(cut.fields)
+                and _SENTENCE_END.match(pieces[1]) is not None
+            )
+            if cut.read >= (MIN_READ_ALONE_TO_VALUE if to_value else MIN_READ_ALONE):
                 printed = not cls or same_class(template.cls, cls)
                 short.setdefault(template.entry.id, None)
                 if printed:

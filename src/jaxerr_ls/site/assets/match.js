@@ -458,7 +458,11 @@
     if (!found || (found[2] === undefined && !BARE.test(found[1]))) return null;
     return found;
   }
-  function isSeparator(line) { return SEPARATORS.indexOf(line.trim()) >= 0; }
+  // A separator cut where the paste stops counts too, from 30 characters (dialects/common.py).
+  function isSeparator(line) {
+    var t = line.trim();
+    return SEPARATORS.some(function (s) { return s === t || (t.length >= 30 && s.indexOf(t) === 0); });
+  }
 
   function cleanLines(text) {
     var stripped = text.trim();

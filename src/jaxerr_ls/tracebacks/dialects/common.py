@@ -23,8 +23,17 @@ CARRIER = re.compile(
 )
 
 
+# A separator's line cut where the paste stops (`The above exception was the direct cause`):
+# this much of Python's sentence is no message's.
+_MIN_SEPARATOR_CUT = 30
+
+
 def separator(line: str) -> str | None:
-    return SEPARATORS.get(line.strip())
+    stripped = line.strip()
+    found = SEPARATORS.get(stripped)
+    if found is None and len(stripped) >= _MIN_SEPARATOR_CUT:
+        found = next((kind for s, kind in SEPARATORS.items() if s.startswith(stripped)), None)
+    return found
 
 
 def exception_line(line: str) -> re.Match[str] | None:

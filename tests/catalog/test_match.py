@@ -246,6 +246,18 @@ def test_a_cut_at_the_first_sentence_s_value_needs_fewer_words() -> None:
     assert imported is None or not imported.cut
 
 
+def test_a_cut_message_jaxlib_s_cpp_raises_as_a_python_class() -> None:
+    """IDQL#4's title quotes jaxlib's pytree error up to its first value, under the ValueError
+    jaxlib's C++ raises it as: `Custom node type mismatch: expected type: <class '...'>`. The cut
+    reads jaxlib's wording, for that class only."""
+    matcher = Matcher(load_catalog())
+    text = "Custom node type mismatch: expected type: <class 'flax.core.frozen_dict.FrozenDict'>"
+    found = matcher.match("ValueError", text)
+    assert found is not None and found.cut and found.entry.library == "xla"
+    assert found.entry.message.startswith("Custom node type mismatch: expected type: {")
+    assert matcher.match("TypeError", text) is None
+
+
 def test_a_short_cut_several_entries_begin_names_their_most_common_and_says_so() -> None:
     """dynamiqs#1015's `ValueError: Non-hashable static arguments`: curated entries (an array,
     a container, an object) and JAX's and jaxlib's own wordings all begin so, all ValueErrors.

@@ -431,7 +431,8 @@ class Matcher:
         # template's whole literal text (a generic first line some entry extends).
         cut = (
             self.match_cut(cls, text)
-            or (self.match_cut_below(cls, text) if runtime else None)
+            # jaxlib's C++ raises Python's classes too (`ValueError: Custom node type mismatch`).
+            or self.match_cut_below(cls, text)
             or self.match_cut_start(cls, text)
         )
         close = self._fuzzy_match(cls, norm(text.split("\n", 1)[0])) if fuzzy or cut else None

@@ -31,6 +31,12 @@ def test_an_exception_printed_as_its_arguments_tuple(matcher: Matcher) -> None:
     assert "'sharding' attribute" in matcher.catalog.by_id[entry].message
     assert args_message("(1, 'it\\'s a\\nmessage')") == "it's a\nmessage"
     assert args_message("(1, 2)") is None and args_message("shape (3, 'a')") is None
+    # jax#26931: the paste stops inside the message; a tuple closed after another value is no
+    # message of this form.
+    assert args_message("(Traced<f32[]>, \"The 'sharding' attribute is not") == (
+        "The 'sharding' attribute is not"
+    )
+    assert args_message("(1, 'a', 2)") is None
 
 
 def test_a_later_release_added_a_clause(matcher: Matcher) -> None:

@@ -571,3 +571,15 @@ def test_a_cut_separator_ends_the_message_alike(matcher: Matcher, tmp_path: Path
     assert [f[0] for f in run_node(matcher, [["text", unquoted]], tmp_path)] == [
         "jaxlib-not-installed"
     ]
+
+
+def test_an_arguments_tuple_cut_inside_its_message_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """jax#26931: `AttributeError: (Traced<...>, "The 'sharding' attribute is not available on
+    ... This concret`, the tracer's arguments tuple with the paste stopping inside the message.
+    The page reads the message inside as the command line does."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("1211-*.txt")).read_text("utf-8")
+    line = next(x for x in paste.splitlines() if x.startswith("AttributeError: ("))
+    found = explain_text(line, matcher)[-1].match
+    assert found is not None and "'sharding' attribute" in found.entry.message
+    assert [f[0] for f in run_node(matcher, [["text", line]], tmp_path)] == [found.entry.id]

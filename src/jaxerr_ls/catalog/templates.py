@@ -22,9 +22,11 @@ _SPACE = re.compile(r"\s+")
 # A template's placeholders (`{name}`, not the escaped braces `{{`/`}}`): its literal pieces.
 PIECES = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 # An exception raised with several arguments prints the tuple of them: `(value, "message")`
-# (JAX's tracers raised `AttributeError(self, msg)` before jax#29649).
+# (JAX's tracers raised `AttributeError(self, msg)` before jax#29649); a paste may stop inside the
+# message (jax#26931).
 _ARGS_REPR = re.compile(
-    r"""\A\((?P<head>[^'"]*?), (?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\)\Z""", re.DOTALL
+    r"""\A\((?P<head>[^'"]*?), (?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?:(?P=q)\)\Z|\Z)""",
+    re.DOTALL,
 )
 
 

@@ -180,7 +180,8 @@
 
   // catalog/match.py's args_message: an exception raised with several arguments prints their
   // tuple, `(value, "message")`; the message string inside is what is matched.
-  var ARGS_REPR = /^\(([^'"]*?), (['"])((?:\\[\s\S]|(?!\2)[\s\S])*)\2\)$/;
+  // A paste may stop inside the message.
+  var ARGS_REPR = /^\(([^'"]*?), (['"])((?:\\[\s\S]|(?!\2)[\s\S])*)(?:\2\)$|$)/;
   var ESCAPES = { n: "\n", t: "\t", r: "\r", "0": "\0" };
   function argsMessage(text) {
     var found = ARGS_REPR.exec(text.trim());

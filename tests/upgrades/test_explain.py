@@ -196,6 +196,25 @@ def test_a_classless_text_reaches_a_removed_name_only_when_the_history_confirms_
     assert known.match.fields["removed_in"] == "0.3.16"
 
 
+def test_jax_s_deprecation_words_without_their_class_are_a_warning() -> None:
+    # haliax#229 quoted `jax.experimental.shard_map is deprecated. Use jax.shard_map instead.` in
+    # a comment, without its class. It is JAX's deprecation warning, as with its class: never an
+    # AttributeError of a name "this JAX is older" than (the installed JAX has the module).
+    [bare] = explain_text(
+        "jax.experimental.shard_map is deprecated. Use jax.shard_map instead.",
+        MATCHER,
+        jax_version="0.10.2",
+    )
+    [classed] = explain_text(
+        "DeprecationWarning: jax.experimental.shard_map is deprecated. Use jax.shard_map instead.",
+        MATCHER,
+        jax_version="0.10.2",
+    )
+    assert bare.match is not None and classed.match is not None
+    assert bare.match.entry.id == classed.match.entry.id == "deprecated-api"
+    assert bare.match.fields.get("status") == "deprecated"
+
+
 @pytest.mark.parametrize(
     ("line", "exception", "first"),
     [

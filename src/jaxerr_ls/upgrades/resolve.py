@@ -233,7 +233,13 @@ def upgrade_match(
     if current is not None and current.entry.curated and current.entry.id not in UPGRADE_ENTRIES:
         return current
     fallback = None if current is not None and current.entry.id in UPGRADE_ENTRIES else current
-    warning = short_class(exception) in _WARNINGS
+    # Without its class, JAX's deprecation words are still a warning's (haliax#229 quoted one in
+    # a comment): never the AttributeError of a name "this release" would lack.
+    warning = short_class(exception) in _WARNINGS or (
+        not exception.strip()
+        and current is not None
+        and short_class(current.entry.exception) in _WARNINGS
+    )
     spelt = name_in(exception, message)
     name = spelt
     if name is None and _in_jax_words(exception, message):

@@ -165,6 +165,20 @@ def test_a_comment_naming_no_class_is_not_an_error() -> None:
     assert commented_exception(["x = f(y)", "# ValueError: later"]) is None  # not the opening
 
 
+def test_a_message_without_its_class_written_as_comments(matcher: Matcher) -> None:
+    """jax#14367 quotes pjit's log line as a comment (`# 2023-02-09 ... E ... pjit ...`); the
+    message is read without the comment marks, as the class-less text it is. Code with a comment
+    among it is no such message."""
+    from jaxerr_ls.tracebacks.fragments import commented_message
+
+    [found] = explain_text(paste_text("1998"), matcher)
+    assert found.match is not None and "fastpath" in found.match.entry.id
+    assert commented_message(["# TODO: fix this", "x = 1"]) is None
+    comment = commented_message(["# jax.experimental.shard_map is deprecated.", "#  Use ..."])
+    assert comment is not None and comment.exception == ""
+    assert comment.message == "jax.experimental.shard_map is deprecated.\nUse ..."
+
+
 def test_a_diff_s_added_log_lines(matcher: Matcher) -> None:
     """jax#39095: a pull request adding a log to the docs, every line after a diff's `+`."""
     [found] = explain_text(paste_text("1070"), matcher)

@@ -377,6 +377,15 @@ def message_fragment(lines: list[str]) -> Traceback | None:
     return Traceback("", text)
 
 
+def commented_message(lines: list[str]) -> Traceback | None:
+    """A message without its class written as comments, every line of the text one
+    (`# jax.experimental.shard_map is deprecated. Use jax.shard_map instead.`, haliax#229)."""
+    filled = [line for line in lines if line.strip()]
+    if not filled or not all(_COMMENT.match(line) for line in filled):
+        return None
+    return message_fragment([_COMMENT.sub("", line, count=1) for line in filled])
+
+
 def first_line_fragment(lines: list[str]) -> Traceback | None:
     """The text's first line alone as a message without its class, when more lines follow: what
     follows may be another release's continuation of the message, or the program's output

@@ -108,6 +108,7 @@ def paste_readings(text: str) -> list[Traceback]:
         readings.reverse()
     # An error written as the text's opening comment is what the rest of the text continues.
     readings.insert(0, fragments.commented_exception(lines))
+    readings.append(fragments.commented_message(lines))
     # Then what each logged line says, when neither of those names an entry; last, JAX's note
     # that heads a traceback the text stops before the end of (the error was not copied).
     readings.extend(fragments.logged_messages(lines))

@@ -47,7 +47,7 @@ _SAME_CLASS = {"JaxRuntimeError": "XlaRuntimeError", "EqxRuntimeError": "Equinox
 # Printed classes an entry's class stands for are the matcher's own (`same_class`): every class
 # that carries an XLA status to Python is one (jaxlib raised statuses as RuntimeError before
 # XlaRuntimeError subclassed it; its C++ `std::runtime_error` came out as XlaRuntimeError, jax#16119).
-_QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ?")
+_QUOTE_MARKS = re.compile(r"^(?:> ?)+|^\+ ?|^#+ ")
 _SPACE = re.compile(r"\s+")
 # The end of a line of a notebook file's JSON (`...instead.\\n",`), kept by an index as printed.
 _NOTEBOOK_LINE_END = re.compile(r'\\n",?\s*$')
@@ -186,7 +186,7 @@ def _cls(name: str) -> str:
 
 def _flat(text: str) -> str:
     """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`),
-    a diff's `+`, a markdown link's address or inline-code backticks (the thread's, not the
+    a diff's `+`, a comment's `#`, a markdown link's address or inline-code backticks (the thread's, not the
     program's; an index may have kept them in `message_start`)."""
     unlinked = "\n".join(strip_markup(text.split("\n")))  # as the parser reads links
     unlisted = _NOTEBOOK_LINE_END.sub("", unlinked)

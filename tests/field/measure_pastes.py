@@ -186,8 +186,8 @@ def _cls(name: str) -> str:
 
 def _flat(text: str) -> str:
     """The text with its spaces collapsed and without a reply's quote marks (`> > ValueError`),
-    a diff's `+`, a comment's `#`, a markdown link's address or inline-code backticks (the thread's, not the
-    program's; an index may have kept them in `message_start`)."""
+    a diff's `+`, a comment's `#`, a markdown link's address or inline-code backticks (the
+    thread's, not the program's; an index may have kept them in `message_start`)."""
     unlinked = "\n".join(strip_markup(text.split("\n")))  # as the parser reads links
     unlisted = _NOTEBOOK_LINE_END.sub("", unlinked)
     return _QUOTE_MARKS.sub("", _SPACE.sub(" ", unlisted).strip()).replace("`", "")

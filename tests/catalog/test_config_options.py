@@ -45,8 +45,17 @@ def test_the_field_paste(matcher: Matcher) -> None:
     assert found.match.fields == {"name": NAME}
 
 
-def test_a_library_calling_a_config_method_jax_dropped(matcher: Matcher) -> None:
-    line = "AttributeError: 'Config' object has no attribute 'define_bool_state'"
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AttributeError: 'Config' object has no attribute 'define_bool_state'",
+        # octo#159: the paste stops before the closing quote.
+        "AttributeError: 'Config' object has no attribute 'define_bool_state",
+        # jax-md#295: the flags namespace JAX 0.4.19 and before had.
+        "AttributeError: 'Config' object has no attribute 'FLAGS'",
+    ],
+)
+def test_a_library_calling_a_config_method_jax_dropped(matcher: Matcher, line: str) -> None:
     found = explain_text(line, matcher)[-1]
     assert found.match is not None and found.match.entry.id == ENTRY
 
@@ -55,6 +64,7 @@ def test_a_library_calling_a_config_method_jax_dropped(matcher: Matcher) -> None
     "line",
     [
         "AttributeError: 'Config' object has no attribute 'batch_size'",
+        "AttributeError: 'Config' object has no attribute 'FLAGS_extra'",
         "AttributeError: 'LlamaConfig' object has no attribute 'jax_enable_x64'",
         "AttributeError: module 'jax.config' has no attribute 'update'",
     ],

@@ -157,6 +157,12 @@ PASTES: list[tuple[str, str, str]] = [
         "ImportError: cannot import name 'xla_client' from 'jaxlib' (unknown location)",
         "jaxlib-cannot-import-name",
     ),
+    # Python 3.6 did not say where from; XLA's own module names say it.
+    (
+        "https://github.com/jax-ml/jax/issues/2436",
+        "ImportError: cannot import name 'xla_data_pb2'",
+        "jaxlib-cannot-import-name",
+    ),
     (
         "https://github.com/Emerge-Lab/gpudrive/issues/499",
         "    from jaxlib.xla_extension import ArrayImpl\n"
@@ -337,6 +343,8 @@ def test_fields_name_what_to_look_at(matcher: Matcher) -> None:
         ),
         ("ImportError", "cannot import name 'stax' from 'jax'"),
         ("ModuleNotFoundError", "No module named 'jaxlib'"),
+        # Python 3.6's words without a module, of a name that is not XLA's.
+        ("ImportError", "cannot import name 'version'"),
     ],
 )
 def test_look_alikes_stay_away(exception: str, message: str, matcher: Matcher) -> None:

@@ -98,6 +98,11 @@ def test_chex_assertions_print_their_prefix(tmp_path: Path) -> None:
 
             def helper(x):
               raise AssertionError("not prefixed: not an assertion of its own")
+
+            def assert_max_traces(fn, n):
+              def fn_wrapped(*args):
+                raise AssertionError(f"{_ai.ERR_PREFIX}Function '{fn.__name__}' is traced > {n}")
+              return fn_wrapped
         """,
     }
     result = extract(make_package(tmp_path, "chex", files), jobs=1, package="chex")
@@ -106,6 +111,9 @@ def test_chex_assertions_print_their_prefix(tmp_path: Path) -> None:
             "AssertionError"
         ),
         "not prefixed: not an assertion of its own": "AssertionError",
+        # Raised when the decorated function is called, outside the assertion's wrapper: Chex's
+        # own prefix constant, printed as it is (chex#210).
+        "[Chex] Function '{fn.__name__}' is traced > {n}": "AssertionError",
     }
 
 

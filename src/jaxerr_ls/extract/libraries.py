@@ -6,11 +6,13 @@ releases). Two things differ from JAX and are applied here, statically:
 
 - exception classes that word their own message (Flax's `flax.errors`, see `classes.py`);
 - Chex's assertions print `[Chex] Assertion <name> failed: <message>` (its `chex_assertion`
-  wrapper re-raises what the decorated `assert_*` function raised with that prefix).
+  wrapper re-raises what the decorated `assert_*` function raised with that prefix); a message
+  that opens with Chex's own prefix constant is raised outside the wrapper and prints only that.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -165,10 +167,20 @@ def shortest_names(roots: Mapping[Node, set[str]]) -> dict[Node, set[str]]:
     return out
 
 
+# A message that opens with Chex's own prefix constant (`{_ai.ERR_PREFIX}Function 'f' is traced >
+# 1 times!`) is raised outside the assertion wrapper (`assert_max_traces`'s decorated function,
+# at call time): it prints that constant, `[Chex] `, and no wrapper prefix (chex#210).
+_OWN_PREFIX = re.compile(r"\A\{(?:_ai\.|_)?ERR_PREFIX\}")
+_CHEX_PREFIX = "[Chex] "
+
+
 def _prefixed(site: RaiseSite, file: str, exception: str, prefix: str) -> RaiseSite:
     top = site.function.split(".", 1)[0]
     if site.file != file or site.exception != exception or not top.startswith("assert_"):
         return site
+    own = _OWN_PREFIX.match(site.template)
+    if own is not None:
+        return replace(site, template=_CHEX_PREFIX + site.template[own.end() :])
     return replace(site, template=prefix.replace("{function}", top) + site.template)
 
 

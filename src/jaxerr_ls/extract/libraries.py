@@ -26,6 +26,19 @@ from jaxerr_ls.extract.walk import ModuleFacts
 
 
 @dataclass(frozen=True)
+class Prefix:
+    """What an assertion wrapper prepends to the messages of one file's `assert_*` functions."""
+
+    file: str
+    exception: str
+    wrapper: str  # printed prefix, `{function}` = the top-level `assert_*` function
+    # A message opening with the library's own prefix constant (matched at the template's start)
+    # is raised outside the wrapper and prints only the constant's value.
+    own: re.Pattern[str] | None = None
+    own_value: str = ""
+
+
+@dataclass(frozen=True)
 class Library:
     name: str  # the catalog's `library` tag and id prefix
     package: str  # dotted import name
@@ -33,8 +46,7 @@ class Library:
     # Releases committed: the newest and older ones whose wording differs (kept few: wheel size).
     releases: tuple[str, ...]
     docs: str  # documentation home, for entries without a page of their own
-    # (file, exception, printed prefix with `{function}` = the top-level `assert_*` function)
-    prefixes: tuple[tuple[str, str, str], ...] = ()
+    prefixes: tuple[Prefix, ...] = ()
     # (release, name on the index) for releases published under an earlier name
     earlier: tuple[tuple[str, str], ...] = ()
 
@@ -125,7 +137,17 @@ LIBRARIES: Mapping[str, Library] = {
                 *("0.1.89", "0.1.90", "0.1.91", "0.1.92"),
             ),
             "https://chex.readthedocs.io/",
-            (("chex/_src/asserts.py", "AssertionError", "[Chex] Assertion {function} failed: "),),
+            (
+                Prefix(
+                    "chex/_src/asserts.py",
+                    "AssertionError",
+                    "[Chex] Assertion {function} failed: ",
+                    # `{_ai.ERR_PREFIX}Function 'f' is traced > 1 times!` is raised by the
+                    # function `assert_max_traces` decorates, at call time (chex#210).
+                    re.compile(r"\A\{(?:_ai\.|_)?ERR_PREFIX\}"),
+                    "[Chex] ",
+                ),
+            ),
         ),
     )
 }
@@ -151,8 +173,8 @@ def adjust_sites(
 
     resolved = resolve_classes({m: f.classes for m, f in modules.items()}, base)
     out_sites, out_skipped = apply_classes(sites, skipped, resolved)
-    for file, exception, prefix in library.prefixes:
-        out_sites = [_prefixed(s, file, exception, prefix) for s in out_sites]
+    for prefix in library.prefixes:
+        out_sites = [_prefixed(s, prefix) for s in out_sites]
     return out_sites, out_skipped
 
 
@@ -167,21 +189,16 @@ def shortest_names(roots: Mapping[Node, set[str]]) -> dict[Node, set[str]]:
     return out
 
 
-# A message that opens with Chex's own prefix constant (`{_ai.ERR_PREFIX}Function 'f' is traced >
-# 1 times!`) is raised outside the assertion wrapper (`assert_max_traces`'s decorated function,
-# at call time): it prints that constant, `[Chex] `, and no wrapper prefix (chex#210).
-_OWN_PREFIX = re.compile(r"\A\{(?:_ai\.|_)?ERR_PREFIX\}")
-_CHEX_PREFIX = "[Chex] "
-
-
-def _prefixed(site: RaiseSite, file: str, exception: str, prefix: str) -> RaiseSite:
+def _prefixed(site: RaiseSite, prefix: Prefix) -> RaiseSite:
     top = site.function.split(".", 1)[0]
-    if site.file != file or site.exception != exception or not top.startswith("assert_"):
+    if site.file != prefix.file or site.exception != prefix.exception:
         return site
-    own = _OWN_PREFIX.match(site.template)
+    if not top.startswith("assert_"):
+        return site
+    own = prefix.own.match(site.template) if prefix.own else None
     if own is not None:
-        return replace(site, template=_CHEX_PREFIX + site.template[own.end() :])
-    return replace(site, template=prefix.replace("{function}", top) + site.template)
+        return replace(site, template=prefix.own_value + site.template[own.end() :])
+    return replace(site, template=prefix.wrapper.replace("{function}", top) + site.template)
 
 
 def out_path(name: str) -> Path:

@@ -142,7 +142,8 @@ class Matcher:
         self._below_entries: list[Entry] = []
         self._below: list[tuple[str, Entry, Wording | None]] | None = None
         self._below_built: dict[tuple[str, str], tuple[Template, str] | None] = {}
-        self._below_cut: dict[str, list[tuple[Template, list[str], list[bool]]]] | None = None
+        # class printed ("" for none) -> first word -> cut readings of the templates below
+        self._below_cut: dict[str, dict[str, list[tuple[Template, list[str], list[bool]]]]] = {}
         self._below_ids: frozenset[str] | None = None
         for entry in catalog.entries:
             if entry.library == XLA and not entry.curated:
@@ -229,10 +230,14 @@ class Matcher:
             self._below = built
         return self._below
 
-    def below_templates(self) -> list[Template]:
-        """Every template below JAX's Python, compiled (the site's search ships them)."""
+    def below_templates(self, cls: str = "") -> list[Template]:
+        """Every template below JAX's Python (of the class printed, if one is given), compiled
+        (the site's search ships them all)."""
         out: list[Template] = []
         for _, entry, wording in self._below_templates():
+            printed = short_class((wording.exception if wording else "") or entry.exception)
+            if cls and not same_class(printed, cls):
+                continue
             key_of = (entry.id, wording.message if wording else "")
             if key_of not in self._below_built:
                 self._below_built[key_of] = segment_template(entry, wording)
@@ -503,16 +508,20 @@ class Matcher:
     def match_cut_below(self, cls: str, text: str) -> Match | None:
         """A runtime error's message cut short (XLA's, jaxlib's, a GPU library's), read as
         `match_cut` reads JAX's, its status code aside (`INVALID_ARGUMENT: ` or none)."""
-        if self._below_cut is None:
-            # Built on the first cut runtime message only (~0.5 s: thousands of templates).
-            self._below_cut = {}
-            for template in self.below_templates():
+        # Built per class printed, on its first cut message: every runtime class shares one
+        # (~0.5 s, thousands of templates); Python's classes jaxlib raises hold a few dozen.
+        key = "XlaRuntimeError" if cls in RUNTIME_CLASSES else cls
+        if key not in self._below_cut:
+            by_word: dict[str, list[tuple[Template, list[str], list[bool]]]] = {}
+            for template in self.below_templates(key):
                 pieces, glued = cut_pieces(strip_status(template.message))
                 if pieces[0]:
                     first = pieces[0].split(" ", 1)[0]
-                    self._below_cut.setdefault(first, []).append((template, pieces, glued))
+                    by_word.setdefault(first, []).append((template, pieces, glued))
+            self._below_cut[key] = by_word
         normalised = norm(strip_status(text.strip()))
-        return self._best_cut(cls, normalised, self._below_cut.get(normalised.split(" ", 1)[0], ()))
+        below = self._below_cut[key].get(normalised.split(" ", 1)[0], ())
+        return self._best_cut(cls, normalised, below)
 
     def _floating_pieces(self) -> list[tuple[Template, list[str], list[bool]]]:
         """The templates that open with a value, with their pieces as a cut message is read

@@ -1,0 +1,72 @@
+"""Entries the twenty-ninth field batch asked for (`tests/field/holdout/1311-1479`, read as it
+came before any of them was written), each on the public paste that showed the need, with a text
+each must leave alone."""
+
+from __future__ import annotations
+
+from jaxerr_ls.catalog import Matcher
+from jaxerr_ls.explain import explain_text
+from tests.field.measure_pastes import HOLDOUT, paste_text
+
+
+def _found(matcher: Matcher, name: str, held_out: bool = True) -> tuple[str | None, dict[str, str]]:
+    text = paste_text(name, HOLDOUT) if held_out else paste_text(name)
+    found = explain_text(text, matcher)[-1]
+    return (found.match.entry.id, found.match.fields) if found.match else (None, {})
+
+
+def _entry_of(matcher: Matcher, cls: str, message: str) -> str | None:
+    found = matcher.match(cls, message)
+    return found.entry.id if found is not None else None
+
+
+def test_llvm_aborting_the_process_after_other_output(matcher: Matcher) -> None:
+    """jax#15951: IPython prompts, LLVM's warnings, then `LLVM ERROR: 64-bit code requested ...`
+    and the shell's `Abort trap: 6`; jax#19825 (tuned): two MLIRs in one process."""
+    entry, fields = _found(matcher, "1457")
+    assert entry == "llvm-fatal-error"
+    assert fields["what"].startswith("64-bit code requested on a subtarget")
+    entry, fields = _found(matcher, "1985", held_out=False)
+    assert entry == "llvm-fatal-error" and "different dialects" in fields["what"]
+    # The more specific entry of LLVM's JIT running out of memory keeps its text (DESC#1334).
+    line = "LLVM ERROR: JIT session error: Cannot allocate memory"
+    match = explain_text(line, matcher)[-1].match
+    assert match is not None and match.entry.id == "xla-cpu-jit-cannot-allocate"
+
+
+def test_a_primitive_rule_called_with_another_releases_parameters(matcher: Matcher) -> None:
+    """ferminet#96 (JAX 0.4.36 added `sharding` to broadcast_in_dim's rules) and jax#842; jax#34249
+    in the tuned corpus. Python's words name the rule; any other function's stay unexplained."""
+    assert _found(matcher, "1334")[0] == "primitive-rule-signature-changed"
+    assert _found(matcher, "517")[0] == "primitive-rule-signature-changed"
+    assert _found(matcher, "748", held_out=False)[0] == "primitive-rule-signature-changed"
+    for message in (
+        "_body_fn() got an unexpected keyword argument 'solve'",
+        "Data.__init__() got an unexpected keyword argument 'contact'",
+        "_vjp_pullback_wrapper() takes 5 positional arguments but 6 were given",
+    ):
+        assert _entry_of(matcher, "TypeError", message) != "primitive-rule-signature-changed"
+
+
+def test_an_array_attribute_whose_closing_quote_the_paste_lost(matcher: Matcher) -> None:
+    """PDEBench#83: `... object has no attribute 'loc` at the end of the paste."""
+    entry, fields = _found(matcher, "1354")
+    assert entry == "jax-array-has-no-attribute" and fields["name"] == "loc"
+    # Without its quote, the name must end the message: words after it are another text.
+    message = "'ArrayImpl' object has no attribute 'loc and more"
+    assert _entry_of(matcher, "AttributeError", message) != "jax-array-has-no-attribute"
+
+
+def test_jaxlib_before_0_1_66_with_flatbuffers_2(matcher: Matcher) -> None:
+    """DESC#82: `jaxlib/pocketfft.py` calling `builder.EndVector(n)` under flatbuffers 2."""
+    assert _found(matcher, "1332")[0] == "jaxlib-flatbuffers-2"
+    # The opposite mismatch (code for flatbuffers 2 on 1.12) is another error.
+    message = "EndVector() missing 1 required positional argument: 'vectorNumElems'"
+    assert _entry_of(matcher, "TypeError", message) != "jaxlib-flatbuffers-2"
+
+
+def test_jaxlibs_mlir_bindings_failing_to_import(matcher: Matcher) -> None:
+    """ColabFold#231: a Colab runtime upgraded under a loaded jaxlib, the one line pasted."""
+    entry, _ = _found(matcher, "1311")
+    assert entry == "jaxlib-mlir-imports-failed"
+    assert matcher.catalog.by_id[entry].exception == "RuntimeError"

@@ -583,3 +583,15 @@ def test_an_arguments_tuple_cut_inside_its_message_alike(matcher: Matcher, tmp_p
     found = explain_text(line, matcher)[-1].match
     assert found is not None and "'sharding' attribute" in found.entry.message
     assert [f[0] for f in run_node(matcher, [["text", line]], tmp_path)] == [found.entry.id]
+
+
+def test_a_frames_annotated_source_is_no_exception_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """jax-windows-builder#28: cuDNN's log line, then a traceback pasted unindented and cut
+    inside its frames, the last source line `out_array: Array = ...`. That line is code, not
+    `Class: message`, on the page as on the command line: the log line is what is explained."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("1469-*.txt")).read_text("utf-8")
+    found = explain_text(paste, matcher)[-1]
+    assert found.traceback.exception != "out_array" and found.match is not None
+    assert "symbol not found" in found.match.entry.message
+    assert [f[0] for f in run_node(matcher, [["text", paste]], tmp_path)] == [found.match.entry.id]

@@ -309,3 +309,14 @@ def test_a_warning_followed_by_its_printed_stack(matcher: Matcher, tmp_path: Pat
     assert found.traceback.message.endswith("in a future JAX release.")
     assert found.match is not None and found.match.entry.exception == "FutureWarning"
     assert where(found) == ("train.py", 6)
+
+
+def test_an_unindented_annotated_source_line_is_no_exception() -> None:
+    """A frame's source pasted without its indent (jax-windows-builder#28): `out_array: Array =
+    ...` is code; a message holding `=` after a class stays a message."""
+    from jaxerr_ls.tracebacks.dialects.common import exception_line
+
+    assert exception_line("out_array: Array = lax_internal._convert(out, dtype)") is None
+    assert exception_line("x: dict[str, int] = {}") is None
+    for line in ("ValueError: shape = (3,)", "error: subprocess-exited-with-error"):
+        assert exception_line(line) is not None

@@ -435,6 +435,8 @@
   // fragments.py's exception_repr: a paste that is `ValueError("...")`, maybe cut.
   var EXCEPTION_REPR = /^\s*([A-Za-z_][\w.]*(?:Error|Exception))\((['"])((?:\\[\s\S]|(?!\2)[\s\S])*)(?:\2\)\s*$|$)/;
   var BARE = /(?:Error|Exception|Interrupt|Exit|Warning|Group|Iteration)$/;
+  // A frame's source pasted unindented, `out: Array = f(x)`, is code (dialects/common.py).
+  var ANNOTATED = /^[a-z_][a-z0-9_]*: [A-Za-z_][\w.]*(?:\[[^\]=]*\])? = /;
   var SEPARATORS = [
     "The above exception was the direct cause of the following exception:",
     "During handling of the above exception, another exception occurred:",
@@ -456,7 +458,7 @@
 
   function exceptionLine(line) {
     var found = EXCEPTION.exec(line);
-    if (!found || (found[2] === undefined && !BARE.test(found[1]))) return null;
+    if (!found || ANNOTATED.test(line) || (found[2] === undefined && !BARE.test(found[1]))) return null;
     return found;
   }
   // A separator cut where the paste stops counts too, from 30 characters (dialects/common.py).

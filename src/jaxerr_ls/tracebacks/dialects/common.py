@@ -13,6 +13,9 @@ SEPARATORS = {
     "The above exception was the direct cause of the following exception:": "cause",
     "During handling of the above exception, another exception occurred:": "context",
 }
+# A frame's source line with an annotated assignment (`out: Array = f(x)`), pasted unindented:
+# a lowercase name and a type before `=` is Python code, not `Class: message`.
+_ANNOTATED = re.compile(r"[a-z_][a-z0-9_]*: [A-Za-z_][\w.]*(?:\[[^\]=]*\])? = ")
 # Words that make a bare `Name` line (no colon) an exception line rather than prose.
 _BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Warning", "Group", "Iteration")
 
@@ -39,7 +42,7 @@ def separator(line: str) -> str | None:
 def exception_line(line: str) -> re.Match[str] | None:
     """An exception line: `Class: message`, or a bare class name that looks like one."""
     found = EXCEPTION.match(line)
-    if found is None:
+    if found is None or _ANNOTATED.match(line):
         return None
     if found.group("msg") is None and not found.group("cls").endswith(_BARE_SUFFIXES):
         return None

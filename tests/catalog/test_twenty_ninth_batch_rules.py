@@ -70,3 +70,17 @@ def test_jaxlibs_mlir_bindings_failing_to_import(matcher: Matcher) -> None:
     entry, _ = _found(matcher, "1311")
     assert entry == "jaxlib-mlir-imports-failed"
     assert matcher.catalog.by_id[entry].exception == "RuntimeError"
+
+
+def test_an_older_releases_raise_line_names_its_own_words(matcher: Matcher) -> None:
+    """jax#22990 (tuned): the paste starts inside a frame's line (`"/content/...", line 191, in
+    FlaxDDPMScheduler`, its `File ` cut) and stops at `AttributeError: module 'jax.ra`. The frames
+    are read; the last is deprecations.py's `raise AttributeError(f"module {module!r} has no
+    attribute {name!r}")` at line 54, where JAX 0.10.2 raises a removed name's own message: the
+    raise's words pick the entry that says them, not the nearest line's."""
+    text = paste_text("622")
+    found = explain_text(text, matcher)[-1]
+    assert found.traceback.frames and found.match is not None
+    assert found.match.by == "raise_site"
+    entry = matcher.catalog.by_id[found.match.entry.id]
+    assert " has no attribute " in entry.message and entry.id != "lax-pvary-removed"

@@ -165,10 +165,46 @@ def match_raise_site(matcher: Matcher, exception: str, frames: tuple[Frame, ...]
         if near:
             entry = extend_entry(matcher.catalog, min(near, key=lambda found: found[:3])[3])
             return Match(entry, {}, SITE_SCORE, by="raise_site")
+    # Another release's line numbers: a nearby raise of today's is another error when the
+    # frame's own raise shows words that are none of its wordings (jax#22990: deprecations.py's
+    # `module ... has no attribute ...` at the line where 0.10.2 raises a removed name's message).
+    near = [found for found in near if _shows_wording(matcher, found[3], last.source)]
     if not near:
         return _assert_turned_raise(sites, last.source) if cls == "AssertionError" else None
     near.sort(key=lambda found: found[:3])
     return Match(near[0][3], {}, SITE_SCORE, by="raise_site")
+
+
+# Literal words a raise must show before they can tell one wording from another.
+_MIN_SHOWN = 12
+# What separates a raise's literal words: placeholders (`{x!r}`, `%s`), escapes, doubled braces.
+_NOT_WORDS = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[sdirfgexXo]|\\.|\{\{|\}\}")
+
+
+def _shows_wording(matcher: Matcher, entry: Entry, source: str) -> bool:
+    """The frame's raise line holds a literal message whose words, in order, are one of the
+    entry's wordings; True when the line shows too few words to tell (`raise ValueError(msg)`)."""
+    found = _LITERAL.search(source)
+    if found is None:
+        return True
+    pieces = [piece for piece in _NOT_WORDS.split(found["text"]) if piece.strip()]
+    if sum(len(piece.strip()) for piece in pieces) < _MIN_SHOWN:
+        return True
+    extended = extend_entry(matcher.catalog, entry)
+    return any(
+        _in_order(pieces, text)
+        for text in (extended.message, *(w.message for w in extended.wordings))
+    )
+
+
+def _in_order(pieces: list[str], text: str) -> bool:
+    start = 0
+    for piece in pieces:
+        start = text.find(piece, start)
+        if start < 0:
+            return False
+        start += len(piece)
+    return True
 
 
 def _worded_as_raised(matcher: Matcher, entry: Entry, source: str) -> bool:

@@ -16,6 +16,8 @@ _CPYTHON_FRAME = re.compile(
     # `, in` with no name after it: a paste whose line end was trimmed (mctx#97).
     r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in(?: (?P<func>.*\S))?)?\s*$'
 )
+# A frame line the paste starts inside of, its `File ` cut off: `"/x.py", line 191, in f`.
+_CUT_FRAME = re.compile(r'^(?:[A-Za-z]{1,3} )?"[^"\n]+", line \d+, in \S')
 # IPython 8+ prints a SyntaxError's location as `  File /path/x.py:5` (maybe after a prompt).
 _IPYTHON_SYNTAX = re.compile(r"^(?:In \[\d+\]: )?\s+File (?P<path>[^\s\"].*?):(?P<line>\d+)\s*$")
 
@@ -69,6 +71,8 @@ def headless(lines: list[str], index: int, frame: re.Match[str]) -> bool:
         return True
     if index <= 2 and all(line.startswith((" ", "\t")) for line in lines[:index]):
         return True  # the paste starts inside a frame: its source line, without the frame's
+    if index == 2 and _CUT_FRAME.match(lines[0]) and lines[1].startswith((" ", "\t")):
+        return True  # or inside a frame's own line, before its path (jax#22990's dcface paste)
     before = lines[index - 1]
     if CARRIER.match(before):
         return False  # the frames of a traceback that exception's message carries (fragments)

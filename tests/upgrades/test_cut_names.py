@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from jaxerr_ls.catalog import Matcher, load_catalog
 from jaxerr_ls.explain import explain_text
-from jaxerr_ls.upgrades.cut_names import complete_cut_name
+from jaxerr_ls.upgrades.cut_names import complete_cut_name, complete_from_source
 from jaxerr_ls.upgrades.history import load_history
 
 HISTORY = load_history()
@@ -52,3 +52,35 @@ def test_the_explanation_says_what_was_read_into_the_cut_message() -> None:
     assert explanation.match.entry.id == "api-not-yet-added"
     assert explanation.match.cut
     assert "`DebugInf` is read as `jax.core.DebugInfo`" in explanation.match.entry.meaning
+
+
+def test_an_attribute_cut_before_its_name_is_read_from_the_raising_line() -> None:
+    """tfold's `AttributeError: modu` under `def stable_softmax(logits: jax.Array)` and netket#667's
+    `module 'jaxlib.x` under `Union[np.ndarray, jaxlib.xla_extension.DeviceArray, ...]` (tuned
+    pastes 1854, 1469): the one JAX name on the line that fits the cut and was ever missing."""
+    line = "def stable_softmax(logits: jax.Array) -> jax.Array:"
+    completed = complete_from_source("modu", HISTORY, line)
+    assert completed is not None and completed.from_source
+    assert completed.message == "module 'jax' has no attribute 'Array'"
+    line = "ArrayT = Union[np.ndarray, jaxlib.xla_extension.DeviceArray, jax.core.Tracer]"
+    completed = complete_from_source("module 'jaxlib.x", HISTORY, line)
+    assert completed is not None and completed.name == "jaxlib.xla_extension.DeviceArray"
+    # Two names fit the cut; no JAX name on the line; too short.
+    assert complete_from_source("modu", HISTORY, "x = jax.Array + jax.tree_map") is None
+    assert complete_from_source("modu", HISTORY, "y = np.sum(x)") is None
+    assert complete_from_source("mod", HISTORY, "def f(x: jax.Array): ...") is None
+    # A whole message is not cut before its name.
+    assert complete_from_source("module 'jax' has no attribute 'Array'", HISTORY, line) is None
+
+
+def test_the_explanation_says_the_name_was_read_off_the_line() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/choncc/alphafold/alphafold/model/utils.py", line 29, in <module>\n'
+        "    def stable_softmax(logits: jax.Array) -> jax.Array:\n"
+        "AttributeError: modu"
+    )
+    [explanation] = explain_text(text, Matcher(load_catalog()), jax_version="0.3.10")
+    assert explanation.match is not None
+    assert explanation.match.entry.id == "api-not-yet-added"
+    assert "the one JAX name on the failing line that fits" in explanation.match.entry.meaning

@@ -92,13 +92,28 @@ def _keyword(traceback: Traceback, matcher: Matcher, jax_version: str | None) ->
 def _cut_name(traceback: Traceback, matcher: Matcher, jax_version: str | None) -> Match | None:
     """A missing name's message cut inside the name, completed (`upgrades.cut_names`)."""
     message = traceback.message.rstrip()
-    if message.endswith("'") or not ("has no attribute '" in message or "import name '" in message):
+    from jaxerr_ls.upgrades.cut_names import (
+        complete_cut_name,
+        complete_from_source,
+        cut_before_name,
+        cut_note,
+    )
+
+    before = traceback.frames and short_class(traceback.exception) == "AttributeError"
+    before = before and cut_before_name(message)
+    if not before and (
+        message.endswith("'") or not ("has no attribute '" in message or "import name '" in message)
+    ):
         return None  # cheap test first: a missing name whose quote the cut left open
-    from jaxerr_ls.upgrades.cut_names import complete_cut_name, cut_note
     from jaxerr_ls.upgrades.history import load_history
 
     source = traceback.frames[-1].source if traceback.frames else ""
-    completed = complete_cut_name(traceback.message, load_history(), source)
+    history = load_history()
+    completed = (
+        complete_from_source(message, history, source)
+        if before
+        else complete_cut_name(traceback.message, history, source)
+    )
     if completed is None:
         return None
     paths = [frame.path for frame in traceback.frames]

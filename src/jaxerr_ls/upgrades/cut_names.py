@@ -2,7 +2,10 @@
 cut at its width): `module 'jax.core' has no attribute 'DebugInf`, `cannot import name
 'transf`. The name is completed when only one name can be meant: the one attribute of that
 module some release had that begins so (the API history), or the one name the raising
-`from ... import ...` line imports that begins so. Pure: no LSP, no I/O."""
+`from ... import ...` line imports that begins so. A message cut before its name (`module
+'jaxlib.x`, even `modu`) is completed from the raising line when one JAX name on it fits the
+cut and is one some catalogued release lacked (jaxlib's, which the history does not hold, by
+the entry its whole message then matches). Pure: no LSP, no I/O."""
 
 from __future__ import annotations
 
@@ -16,6 +19,10 @@ _CUT_ATTRIBUTE = re.compile(
     r"module '(?P<module>jax(?:lib)?(?:\.\w+)*)' has no attribute '(?P<prefix>\w{3,})\Z"
 )
 _CUT_IMPORT = re.compile(r"cannot\s+import\s+name\s+'(?P<prefix>\w{3,})\Z")
+_MODULE_WORDS = "module '"
+# A message cut before its name says at least this much (`modu`).
+_MIN_MODULE_CUT = 4
+_JAX_NAME = re.compile(r"(?<![\w.])jax(?:lib)?(?:\.\w+)+")
 _FROM_IMPORT = re.compile(r"\A\s*from\s+(?P<module>jax(?:lib)?(?:\.\w+)*)\s+import\s+(?P<names>.+)")
 
 
@@ -26,6 +33,7 @@ class Completed:
     message: str
     cut: str
     name: str  # the dotted name read
+    from_source: bool = False  # read off the raising line, the message cut before the name
 
 
 def complete_cut_name(message: str, history: ApiHistory, source: str) -> Completed | None:
@@ -57,8 +65,50 @@ def complete_cut_name(message: str, history: ApiHistory, source: str) -> Complet
     return Completed(whole, prefix, f"{module}.{names[0]}")
 
 
+def cut_before_name(text: str) -> bool:
+    """`module 'jaxlib.x`, `modu`: a missing attribute's message cut before its name."""
+    if len(text) < _MIN_MODULE_CUT:
+        return False
+    if _MODULE_WORDS.startswith(text):
+        return True
+    return re.fullmatch(r"module '[\w.]*", text) is not None
+
+
+def complete_from_source(message: str, history: ApiHistory, source: str) -> Completed | None:
+    """A missing attribute's message cut before its name, completed from the raising line: the
+    one `module 'M' has no attribute 'A'` that a JAX name on the line makes, that begins as the
+    message does, of an attribute some catalogued release lacked."""
+    text = message.rstrip()
+    if not cut_before_name(text):
+        return None
+    found: dict[str, str] = {}
+    for dotted in _JAX_NAME.findall(source):
+        parts = dotted.split(".")
+        for cut in range(1, len(parts)):
+            module, attribute = ".".join(parts[:cut]), parts[cut]
+            whole = f"module '{module}' has no attribute '{attribute}'"
+            if not whole.startswith(text):
+                continue
+            facts = history.facts(f"{module}.{attribute}")
+            if facts is None:
+                # The history is JAX's: jaxlib's names are left to the entries matching them.
+                if parts[0] == "jaxlib":
+                    found[whole] = f"{module}.{attribute}"
+            elif facts.added_in != history.oldest or facts.last_release:
+                found[whole] = f"{module}.{attribute}"
+    if len(found) != 1:
+        return None
+    ((whole, name),) = found.items()
+    return Completed(whole, text, name, from_source=True)
+
+
 def cut_note(completed: Completed) -> str:
     """The sentence that says what was read into the cut message."""
+    if completed.from_source:
+        return (
+            f"(The message stops before the name, at `{completed.cut}`: `{completed.name}`, "
+            "the one JAX name on the failing line that fits, is read as the missing one.)"
+        )
     return (
         f"(The message stops inside the name: `{completed.cut}` is read as "
         f"`{completed.name}`, the one name it can begin.)"

@@ -595,3 +595,14 @@ def test_a_frames_annotated_source_is_no_exception_alike(matcher: Matcher, tmp_p
     assert found.traceback.exception != "out_array" and found.match is not None
     assert "symbol not found" in found.match.entry.message
     assert [f[0] for f in run_node(matcher, [["text", paste]], tmp_path)] == [found.match.entry.id]
+
+
+def test_one_line_in_inline_code_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """jax-md#295: `` `AttributeError: ''Config' object has no attribute 'FLAGS'` ``, the paste's
+    one line in backticks (and its opening quote doubled): read without them on the page too."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("1274-*.txt")).read_text("utf-8")
+    found = explain_text(paste, matcher)[-1]
+    assert not found.traceback.message.endswith("`")
+    assert found.match is not None and found.match.entry.id == "config-option-unrecognized"
+    assert [f[0] for f in run_node(matcher, [["text", paste]], tmp_path)] == [found.match.entry.id]

@@ -84,9 +84,11 @@ def _strip_runs(lines: list[str], pattern: re.Pattern[str]) -> list[str]:
 
 
 def _strip_backticks(lines: list[str]) -> list[str]:
-    """Markdown inline code on every line: `` `  File "x", line 1` `` -> the bare line."""
+    """Markdown inline code on every line: `` `  File "x", line 1` `` -> the bare line; also a
+    paste of one line in inline code (jax-md#295)."""
     ticked = sum(1 for line in lines if len(line) > 1 and line[0] == "`" and line[-1] == "`")
-    if ticked < 2:
+    alone = ticked == 1 and sum(1 for line in lines if line.strip()) == 1
+    if ticked < 2 and not alone:
         return lines
     return [
         line[1:-1] if len(line) > 1 and line[0] == "`" and line[-1] == "`" else line

@@ -489,7 +489,9 @@
       return (bold ? bold[1] : italic ? italic[2] : line).replace(/\s+$/, "");
     });
     var ticked = lines.filter(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`"; });
-    if (ticked.length >= 2) {
+    // prefixes.py: every line in inline code, or the paste's one line (jax-md#295).
+    var alone = ticked.length === 1 && lines.filter(function (l) { return l.trim(); }).length === 1;
+    if (ticked.length >= 2 || alone) {
       lines = lines.map(function (l) { return l.length > 1 && l[0] === "`" && l[l.length - 1] === "`" ? l.slice(1, -1) : l; });
     }
     // prefixes.py: a quoted block holding a traceback header, or every line quoted (a reply),

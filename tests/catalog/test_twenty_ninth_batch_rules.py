@@ -1,6 +1,6 @@
 """Entries the twenty-ninth field batch asked for (`tests/field/holdout/1311-1479`, read as it
-came before any of them was written), each on the public paste that showed the need, with a text
-each must leave alone."""
+came before any of them was written), and what stop 41 read from earlier pastes, each on the
+public paste that showed the need, with a text each must leave alone."""
 
 from __future__ import annotations
 
@@ -84,3 +84,11 @@ def test_an_older_releases_raise_line_names_its_own_words(matcher: Matcher) -> N
     assert found.match.by == "raise_site"
     entry = matcher.catalog.by_id[found.match.entry.id]
     assert " has no attribute " in entry.message and entry.id != "lax-pvary-removed"
+
+
+def test_cpp_bad_alloc_is_the_hosts_memory(matcher: Matcher) -> None:
+    """t5x#1004: `MemoryError: std::bad_alloc` from `buffer_from_pyval`, gin's `In call to
+    configurable 'train'` line after it; a longer C++ name is another text."""
+    entry, _ = _found(matcher, "205")
+    assert entry == "host-memory-bad-alloc"
+    assert _entry_of(matcher, "MemoryError", "std::bad_allocator_traits") != entry

@@ -92,3 +92,14 @@ def test_cpp_bad_alloc_is_the_hosts_memory(matcher: Matcher) -> None:
     entry, _ = _found(matcher, "205")
     assert entry == "host-memory-bad-alloc"
     assert _entry_of(matcher, "MemoryError", "std::bad_allocator_traits") != entry
+
+
+def test_equal_log_records_are_no_wrapped_message(matcher: Matcher) -> None:
+    """jax#33403: ten identical `W1119 ... spmd_partitioner.cc:4935] You have to use Shardy for
+    RaggedDot.` records, equally long, then a cut header: each record stays a line of its own."""
+    from jaxerr_ls.tracebacks.fragments import rejoin_wrapped
+
+    entry, _ = _found(matcher, "1240")
+    assert entry is not None and matcher.catalog.by_id[entry].message.startswith("You have to use")
+    records = paste_text("1240", HOLDOUT).splitlines()[:3]
+    assert rejoin_wrapped(records) == records

@@ -606,3 +606,14 @@ def test_one_line_in_inline_code_alike(matcher: Matcher, tmp_path: Path) -> None
     assert not found.traceback.message.endswith("`")
     assert found.match is not None and found.match.entry.id == "config-option-unrecognized"
     assert [f[0] for f in run_node(matcher, [["text", paste]], tmp_path)] == [found.match.entry.id]
+
+
+def test_an_absl_header_before_log_initialisation_alike(matcher: Matcher, tmp_path: Path) -> None:
+    """xla#47365: `F0000 00:00:1786847891.537009 3800435 hlo_instruction.cc:3763] Invalid opcode
+    ...`, absl's header whose seconds are the epoch's (logging not initialised), after lines of
+    the tool's own output: the log record is read on the page as on the command line."""
+    holdout = HERE.parent / "field" / "holdout"
+    paste = next(holdout.glob("444-*.txt")).read_text("utf-8")
+    found = explain_text(paste, matcher)[-1]
+    assert found.match is not None and "Invalid opcode" in found.match.entry.message
+    assert [f[0] for f in run_node(matcher, [["text", paste]], tmp_path)] == [found.match.entry.id]

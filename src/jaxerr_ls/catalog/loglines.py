@@ -31,7 +31,8 @@ LOG_HEADER = re.compile(
     r"(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?:? )?"
     # vLLM's (and tpu-inference's) logger: `ERROR 04-30 01:11:39 [core.py:1136] `.
     r"(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[)?"
-    r"(?:(?P<severity>[IWEF])(?:\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ | ?))?"
+    # absl's seconds are the epoch's before `absl::InitializeLog()` (`F0000 00:00:1786847891.5 `).
+    r"(?:(?P<severity>[IWEF])(?:\d{4} \d\d:\d\d:\d+\.\d+ +\d+ | ?))?"
     r"\S{0,400}?(?P<file>[\w.-]+\.(?:cc|h|inc|cpp|cu|py)):(?P<line>\d+)\)?\] "
     r"|(?P<level>WARNING|ERROR|CRITICAL|INFO):(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+:)?"
     r"(?P<logger>[A-Za-z_][\w.]*):(?:(?P<logged_line>\d+): ?)?"

@@ -21,7 +21,7 @@ import json
 import re
 from dataclasses import replace
 
-from jaxerr_ls.tracebacks.dialects.common import CARRIER, separator
+from jaxerr_ls.tracebacks.dialects.common import ABSL_HEADER, CARRIER, separator
 from jaxerr_ls.tracebacks.dialects.cpython import FRAME
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
@@ -165,6 +165,9 @@ def strip_e_prefix(lines: list[str]) -> list[str] | None:
     return [b[indent:] for b in bodies]
 
 
+_LOG_RECORD = re.compile(ABSL_HEADER)
+
+
 def rejoin_wrapped(lines: list[str]) -> list[str]:
     """Lines cut at the terminal's width are joined to the line after them.
 
@@ -186,7 +189,9 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
         # pytest fills the terminal's width itself: its rules (`==== 2 failed ====`) and its
         # summary lines, which it cuts with `...`, are whole lines.
         whole = line.startswith(_SUMMARY) or _PYTEST_RULE.match(line) is not None
-        if joining and not whole:
+        # A log record's header starts a record of its own: ten equal records are equally long
+        # (jax#33403's `You have to use Shardy for RaggedDot` warnings), not a wrapped message.
+        if joining and not whole and not _LOG_RECORD.match(line):
             out[-1] += line
         else:
             out.append(line)

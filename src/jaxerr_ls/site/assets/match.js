@@ -444,7 +444,7 @@
   var MESSAGE_END = new RegExp(
     "^(?:In \\[\\d+\\]:|>>> |\\$(?: |$)|\u276f |={5,}|_{5,} |-{40,}$" +
       "|\\S+ +Traceback \\(most recent call last\\)$|##\\[\\w+\\]" +
-      "|[IWEF]\\d{4} \\d\\d:\\d\\d:\\d\\d\\.\\d+ +\\d+ \\S+:\\d+\\] )"
+      "|[IWEF]\\d{4} \\d\\d:\\d\\d:\\d+\\.\\d+ +\\d+ \\S+:\\d+\\] )"
   );
   var E_LINE = /^E((?: .*)?)$/;
   var SUMMARY = /^\s*(?:FAILED|ERROR) \S+ - (.*)$/;

@@ -9,6 +9,9 @@ import re
 EXCEPTION = re.compile(
     r"^(?P<cls>[A-Za-z_]\w*(?:\.(?:<locals>\.)?[A-Za-z_]\w*)*)(?::(?P<msg>.*))?$"
 )
+# An absl (glog) record's header, as XLA's C++ prints it: `W1119 06:44:07.190296  110516
+# spmd_partitioner.cc:4935] `; the seconds are the epoch's before `absl::InitializeLog()`.
+ABSL_HEADER = r"[IWEF]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ \S+:\d+\] "
 SEPARATORS = {
     "The above exception was the direct cause of the following exception:": "cause",
     "During handling of the above exception, another exception occurred:": "context",

@@ -8,7 +8,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from jaxerr_ls.tracebacks.dialects import Parsed
-from jaxerr_ls.tracebacks.dialects.common import CARRIER, exception_line, separator, trim_message
+from jaxerr_ls.tracebacks.dialects.common import (
+    ABSL_HEADER,
+    CARRIER,
+    exception_line,
+    separator,
+    trim_message,
+)
 from jaxerr_ls.tracebacks.model import Frame, Traceback
 
 HEADER = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
@@ -46,7 +52,7 @@ MESSAGE_END = re.compile(
     r"^(?:In \[\d+\]:|>>> |\$(?: |$)|❯ |={5,}|_{5,} |-{40,}$"
     r"|\S+ +Traceback \(most recent call last\)$"
     r"|##\[\w+\]"  # GitHub Actions workflow commands
-    r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ \S+:\d+\] )"  # absl / XLA log lines
+    rf"|{ABSL_HEADER})"  # absl / XLA log lines
 )
 
 ParseText = Callable[[list[str], int], list[Traceback]]

@@ -103,3 +103,18 @@ def test_equal_log_records_are_no_wrapped_message(matcher: Matcher) -> None:
     assert entry is not None and matcher.catalog.by_id[entry].message.startswith("You have to use")
     records = paste_text("1240", HOLDOUT).splitlines()[:3]
     assert rejoin_wrapped(records) == records
+
+
+def test_an_exception_line_after_log_records_is_the_error(matcher: Matcher) -> None:
+    """jax#30050: JAX's logger (`ERROR:2025-07-08 12:39:34,990 jax._src.xla_bridge:444] Jax plugin
+    configuration error: ...`), `...`, then `RuntimeError: Unable to load cuSPARSE. Is it
+    installed?` and a WARNING record: the exception is read first, not the text around it."""
+    from jaxerr_ls.tracebacks.fragments import only_logged
+
+    entry, _ = _found(matcher, "972")
+    assert entry is not None
+    assert matcher.catalog.by_id[entry].message.startswith("Unable to load {name}")
+    lines = paste_text("972", HOLDOUT).splitlines()
+    assert only_logged(lines[:2]) and not only_logged(["The error was:"])
+    # pytensor's `ERROR:name:text` records keep their whole text (pymc#7075, tuned 861).
+    assert not only_logged(["ERROR:pytensor.graph.rewriting.basic:TRACEBACK:", "x = 1"])

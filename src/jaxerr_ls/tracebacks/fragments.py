@@ -405,10 +405,18 @@ def first_line_fragment(lines: list[str]) -> Traceback | None:
 # (`ERROR:2025-05-09 17:39:42,537:jax._src.callback:102: text`) and a program's own `ERROR: text`.
 _LOGGED = re.compile(
     r"^(?:ERROR|CRITICAL|FATAL|WARNING)"
-    r"(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*:\s*(?P<msg>\S.*)$"
+    r"(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*"
+    # JAX's logger since 0.6: `ERROR:2025-07-08 12:39:34,990 jax._src.xla_bridge:444] text`.
+    r"(?: [A-Za-z_][\w.]*:\d+\]|:)\s*(?P<msg>\S.*)$"
 )
 # More logged lines than this are a log, not a paste of an error: its first ones are read.
 _MAX_LOGGED = 12
+
+
+def only_logged(lines: list[str]) -> bool:
+    """Lines that are log records at error or warning level, or a paste's elision, only."""
+    kept = [line.strip() for line in lines if line.strip()]
+    return bool(kept) and all(_LOGGED.match(line) or line in ("...", "…") for line in kept)
 
 
 def logged_messages(lines: list[str]) -> list[Traceback]:

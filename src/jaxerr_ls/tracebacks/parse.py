@@ -102,9 +102,11 @@ def paste_readings(text: str) -> list[Traceback]:
     exception = fragments.exception_fragment(lines)
     message = fragments.message_fragment(lines)
     readings = [exception[0] if exception else None, message]
-    if exception is not None and any(line.strip() for line in lines[: exception[1]]):
+    before = lines[: exception[1]] if exception is not None else []
+    if any(line.strip() for line in before) and not fragments.only_logged(before):
         # Text before the exception line: a message that quotes an inner error ("The error
         # was:\nTypeError: ...") is read whole first; a log line before it matches nothing.
+        # Log records alone before it are the program's context (jax#30050's plugin error).
         readings.reverse()
     # An error written as the text's opening comment is what the rest of the text continues.
     readings.insert(0, fragments.commented_exception(lines))

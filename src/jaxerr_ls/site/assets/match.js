@@ -448,7 +448,8 @@
   );
   var E_LINE = /^E((?: .*)?)$/;
   var SUMMARY = /^\s*(?:FAILED|ERROR) \S+ - (.*)$/;
-  var LOGGED = /^(?:ERROR|CRITICAL|FATAL|WARNING)(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*:\s*(\S.*)$/;
+  // fragments.py: JAX's logger since 0.6 closes its header with `module:line] `.
+  var LOGGED = /^(?:ERROR|CRITICAL|FATAL|WARNING)(?::(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+|[A-Za-z_][\w.]*|\d+))*(?: [A-Za-z_][\w.]*:\d+\]|:)\s*(\S.*)$/;
   var SECTION = /^_{3,} .+? _{3,}$/;
   var PYTEST_END = /^(?:={3,}|_{3,} .+ _{3,}$)/;
   var ONE_LINE = /^(?:[A-Za-z]:)?[^:\s][^:]*?\.py:\d+: ([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Group)): (.*)$/;

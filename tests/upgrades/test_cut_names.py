@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from jaxerr_ls.catalog import Matcher, load_catalog
+from jaxerr_ls.catalog.templates import Match
 from jaxerr_ls.explain import explain_text
 from jaxerr_ls.upgrades.cut_names import complete_cut_name, complete_from_source
 from jaxerr_ls.upgrades.history import load_history
@@ -40,18 +41,27 @@ def test_an_import_cut_inside_its_name_is_read_from_the_raising_line() -> None:
     )
 
 
-def test_the_explanation_says_what_was_read_into_the_cut_message() -> None:
+def _explained(path: str, source: str, error: str, jax_version: str) -> Match:
+    """The one explanation of a traceback of one frame (`path`, its line `source`)."""
     text = (
         "Traceback (most recent call last):\n"
-        '  File "/venv/lib/python3.11/site-packages/ferminet/train.py", line 3, in <module>\n'
-        "    kfac_jax.foo()\n"
-        "AttributeError: module 'jax.core' has no attribute 'DebugInf"
+        f'  File "{path}", line 3, in <module>\n'
+        f"    {source}\n"
+        f"AttributeError: {error}"
     )
-    [explanation] = explain_text(text, Matcher(load_catalog()), jax_version="0.4.30")
+    [explanation] = explain_text(text, Matcher(load_catalog()), jax_version=jax_version)
     assert explanation.match is not None
-    assert explanation.match.entry.id == "api-not-yet-added"
-    assert explanation.match.cut
-    assert "`DebugInf` is read as `jax.core.DebugInfo`" in explanation.match.entry.meaning
+    return explanation.match
+
+
+def test_the_explanation_says_what_was_read_into_the_cut_message() -> None:
+    path = "/venv/lib/python3.11/site-packages/ferminet/train.py"
+    match = _explained(
+        path, "kfac_jax.foo()", "module 'jax.core' has no attribute 'DebugInf", "0.4.30"
+    )
+    assert match.entry.id == "api-not-yet-added"
+    assert match.cut
+    assert "`DebugInf` is read as `jax.core.DebugInfo`" in match.entry.meaning
 
 
 def test_an_attribute_cut_before_its_name_is_read_from_the_raising_line() -> None:
@@ -74,13 +84,8 @@ def test_an_attribute_cut_before_its_name_is_read_from_the_raising_line() -> Non
 
 
 def test_the_explanation_says_the_name_was_read_off_the_line() -> None:
-    text = (
-        "Traceback (most recent call last):\n"
-        '  File "/choncc/alphafold/alphafold/model/utils.py", line 29, in <module>\n'
-        "    def stable_softmax(logits: jax.Array) -> jax.Array:\n"
-        "AttributeError: modu"
-    )
-    [explanation] = explain_text(text, Matcher(load_catalog()), jax_version="0.3.10")
-    assert explanation.match is not None
-    assert explanation.match.entry.id == "api-not-yet-added"
-    assert "the one JAX name on the failing line that fits" in explanation.match.entry.meaning
+    path = "/choncc/alphafold/alphafold/model/utils.py"
+    line = "def stable_softmax(logits: jax.Array) -> jax.Array:"
+    match = _explained(path, line, "modu", "0.3.10")
+    assert match.entry.id == "api-not-yet-added"
+    assert "the one JAX name on the failing line that fits" in match.entry.meaning

@@ -103,6 +103,9 @@ def test_equal_log_records_are_no_wrapped_message(matcher: Matcher) -> None:
     assert entry is not None and matcher.catalog.by_id[entry].message.startswith("You have to use")
     records = paste_text("1240", HOLDOUT).splitlines()[:3]
     assert rejoin_wrapped(records) == records
+    # TensorFlow's dated records and a traceback's header likewise (dalle-playground#55).
+    lines = paste_text("608", HOLDOUT).splitlines()[2:5]
+    assert rejoin_wrapped(lines) == lines
 
 
 def test_an_exception_line_after_log_records_is_the_error(matcher: Matcher) -> None:
@@ -118,3 +121,22 @@ def test_an_exception_line_after_log_records_is_the_error(matcher: Matcher) -> N
     assert only_logged(lines[:2]) and not only_logged(["The error was:"])
     # pytensor's `ERROR:name:text` records keep their whole text (pymc#7075, tuned 861).
     assert not only_logged(["ERROR:pytensor.graph.rewriting.basic:TRACEBACK:", "x = 1"])
+
+
+def test_a_cuda_dll_windows_could_not_find(matcher: Matcher) -> None:
+    """jax-windows-builder#16 (`$ python`, the banner, `>>> import jax`, then dso_loader's
+    `Could not load dynamic library 'cudart64_110.dll'`) and dalle-playground#55: Windows' DLL
+    names; Linux's `libcudnn.so.8` stays the shared-object entry's."""
+    for name in ("1470", "608"):
+        entry, fields = _found(matcher, name)
+        assert entry == "cuda-dll-not-found" and fields == {"name": "cudart", "version": "110"}
+    line = "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open"
+    assert _entry_of(matcher, "", line) != "cuda-dll-not-found"
+
+
+def test_a_check_ok_record_reads_the_status_on_its_next_line(matcher: Matcher) -> None:
+    """jax#33679 (tuned): two equal autotuner warnings, then `F ... gemm_fusion_autotuner.cc:1136]
+    Non-OK-status: executable.status()` and `Status: INTERNAL: ptxas exited with non-zero error
+    code 139`: the status checked says what failed, not the check's generic words."""
+    entry, _ = _found(matcher, "486", held_out=False)
+    assert entry == "ptxas-compilation-failed"

@@ -153,6 +153,11 @@ def _severe_log_lines(text: str) -> list[str]:
     severe: list[str] = []
     for found in LOG_HEADER.finditer(text, 0, MAX_LOG_TEXT):
         end = text.find("\n", found.end())
+        # absl's CHECK_OK prints the status it checked on the next line: it says what failed.
+        checked = text.startswith("Non-OK-status", found.end())
+        if end >= 0 and checked and text.startswith("Status: ", end + 1):
+            after = text.find("\n", end + 1)
+            end = after if after >= 0 else len(text)
         severity = header_severity(found)
         severities.append(severity)
         if severity in ("E", "F"):

@@ -165,7 +165,8 @@ def strip_e_prefix(lines: list[str]) -> list[str] | None:
     return [b[indent:] for b in bodies]
 
 
-_LOG_RECORD = re.compile(ABSL_HEADER)
+# A log record's start: absl's header, or TensorFlow's dated one (`2022-06-12 23:52:23.958841: W `).
+_LOG_RECORD = re.compile(rf"{ABSL_HEADER}|\d{{4}}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?:? [IWEF] ")
 
 
 def rejoin_wrapped(lines: list[str]) -> list[str]:
@@ -189,6 +190,7 @@ def rejoin_wrapped(lines: list[str]) -> list[str]:
         # pytest fills the terminal's width itself: its rules (`==== 2 failed ====`) and its
         # summary lines, which it cuts with `...`, are whole lines.
         whole = line.startswith(_SUMMARY) or _PYTEST_RULE.match(line) is not None
+        whole = whole or line.startswith("Traceback (most recent call last)")
         # A log record's header starts a record of its own: ten equal records are equally long
         # (jax#33403's `You have to use Shardy for RaggedDot` warnings), not a wrapped message.
         if joining and not whole and not _LOG_RECORD.match(line):

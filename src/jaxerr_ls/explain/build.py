@@ -99,12 +99,14 @@ def _cut_name(traceback: Traceback, matcher: Matcher, jax_version: str | None) -
         cut_note,
     )
 
-    before = traceback.frames and short_class(traceback.exception) == "AttributeError"
-    before = before and cut_before_name(message)
+    # Cheap tests first (the API history loads only after them): a missing name whose quote
+    # the cut left open, or a missing attribute's message cut before its name.
+    attribute = bool(traceback.frames) and short_class(traceback.exception) == "AttributeError"
+    before = attribute and cut_before_name(message)
     if not before and (
         message.endswith("'") or not ("has no attribute '" in message or "import name '" in message)
     ):
-        return None  # cheap test first: a missing name whose quote the cut left open
+        return None
     from jaxerr_ls.upgrades.history import load_history
 
     source = traceback.frames[-1].source if traceback.frames else ""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from jaxerr_ls.tracebacks.dialects.common import ABSL_TIME
+
 # Each pattern matches the prefix only; what follows is the traceback line.
 _PATTERNS = (
     # GitHub Actions raw logs: 2025-01-07T10:15:02.4812345Z
@@ -20,7 +22,7 @@ _PATTERNS = (
     re.compile(r"^[A-Za-z0-9][\w.-]{0,80} +\| ?"),
     # absl's Python logging relaying another program's output line by line (AlphaFold's
     # `run_docker.py`): `I1119 14:49:41.358900 140491874862912 run_docker.py:258] `.
-    re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ [\w.-]+\.py:\d+\] ?"),
+    re.compile(rf"^{ABSL_TIME}[\w.-]+\.py:\d+\] ?"),
     # Timestamped logging on every line: 2025-01-07 10:15:02,481 or [2025-01-07 10:15:02]; not
     # the time of TensorFlow's C++ log lines (`2022-06-28 19:26:35.110279: W path/file.cc:111] `),
     # which is part of the line the catalog's log entries read (`catalog.loglines`).

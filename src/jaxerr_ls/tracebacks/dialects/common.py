@@ -11,7 +11,8 @@ EXCEPTION = re.compile(
 )
 # An absl (glog) record's header, as XLA's C++ prints it: `W1119 06:44:07.190296  110516
 # spmd_partitioner.cc:4935] `; the seconds are the epoch's before `absl::InitializeLog()`.
-ABSL_HEADER = r"[IWEF]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ \S+:\d+\] "
+ABSL_TIME = r"[IWEF]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ "
+ABSL_HEADER = ABSL_TIME + r"\S+:\d+\] "
 SEPARATORS = {
     "The above exception was the direct cause of the following exception:": "cause",
     "During handling of the above exception, another exception occurred:": "context",
